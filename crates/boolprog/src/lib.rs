@@ -1,0 +1,1 @@
+//! boolprog (under construction).

@@ -1,0 +1,1 @@
+//! c-front (under construction).

@@ -1,0 +1,1 @@
+//! cegar (under construction).

@@ -1,0 +1,2 @@
+//! The `predabs` command-line tool.
+fn main() {}

@@ -1,0 +1,1 @@
+//! logic (under construction).

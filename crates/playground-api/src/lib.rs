@@ -1,0 +1,1 @@
+//! playground-api (under construction).

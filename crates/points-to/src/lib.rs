@@ -1,0 +1,1 @@
+//! points-to (under construction).
