@@ -486,3 +486,44 @@ impl Program {
         VarId(self.vars.len() as u32 - 1)
     }
 }
+
+/// Predicates to abstract with, in C2BP's predicate-file form: a `global { ... }` block and
+/// `proc { ... }` blocks. Each predicate is a `Bool`-typed expression over the variables visible
+/// in its scope (globals; for a procedure also its formals, locals and symbolic constants `'f`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PredicateSet {
+    pub global: Vec<Expr>,
+    pub local: Vec<(ProcId, Vec<Expr>)>,
+}
+
+impl PredicateSet {
+    /// The predicates local to `proc`.
+    pub fn of_proc(&self, proc: ProcId) -> &[Expr] {
+        self.local.iter().find(|(p, _)| *p == proc).map(|(_, v)| v.as_slice()).unwrap_or(&[])
+    }
+    /// Adds `pred` to `proc`'s set (or the global set), unless already present; returns whether it was new.
+    pub fn insert(&mut self, proc: Option<ProcId>, pred: Expr) -> bool {
+        let list = match proc {
+            None => &mut self.global,
+            Some(p) => match self.local.iter().position(|(q, _)| *q == p) {
+                Some(i) => &mut self.local[i].1,
+                None => {
+                    self.local.push((p, Vec::new()));
+                    &mut self.local.last_mut().expect("just pushed").1
+                }
+            },
+        };
+        if list.contains(&pred) {
+            false
+        } else {
+            list.push(pred);
+            true
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.global.len() + self.local.iter().map(|(_, v)| v.len()).sum::<usize>()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
