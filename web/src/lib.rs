@@ -1,1 +1,23 @@
-//! web (under construction).
+//! The predabs playground: a Yew single-page app on the main thread and the engine in a web
+//! worker, talking through the plain-data protocol of [`model`].
+//!
+//! Code map:
+//! - [`model`]: messages between UI and worker, and the data the panes render;
+//! - [`engine`]: the worker's request handler (pure Rust, unit-tested natively);
+//! - [`worker`] / [`bridge`]: the two ends of the `postMessage` channel (JSON strings);
+//! - [`state`]: the single reducer-based app state shared through a context;
+//! - [`components`]: the panes; [`highlight`], [`share`], [`storage`], [`examples`], [`fixture`].
+
+pub mod bridge;
+pub mod components;
+pub mod engine;
+pub mod examples;
+pub mod fixture;
+pub mod highlight;
+pub mod model;
+pub mod share;
+pub mod state;
+pub mod storage;
+pub mod worker;
+
+pub use components::app::App;

@@ -1,1 +1,217 @@
-//! abstraction (under construction).
+//! C2BP predicate abstraction: a `c-ir` goto program plus predicates become a boolean program.
+//!
+//! Entry point: [`abstract_program`]. Each C statement is translated on its own (C2BP §4,
+//! polymorphic predicate abstraction §4–5):
+//! - assignments, `havoc`, `malloc`: the predicates whose weakest precondition changes get a
+//!   parallel assignment `{p} := choose(F(WP(s,p)), F(WP(s,!p)))`;
+//! - `assume(e)` (branch guards) becomes `assume(G(e))`, gotos and labels are kept;
+//! - the error location becomes `assert(false)`;
+//! - calls pass `prm_i := choose(F(e'), F(!e'))` for the callee's formal predicates `E_f`,
+//!   receive `ret_i` for its return predicates `E_r`, then update the caller's predicates `E_u`
+//!   through the `orig`/`γ` interpretation of polymorphic §4.4.3 and §5.4;
+//! - every procedure gets `enforce !F(false)` (C2BP §5.1).
+//!
+//! `F` is computed by [`strengthen`] with either the cube lattice or the exact strategy.
+//! Every emitted boolean statement carries the [`boolprog::Origin`] of its C statement.
+
+pub mod bench;
+pub mod minimise;
+mod oracle;
+pub mod strengthen;
+mod translate;
+
+pub use strengthen::{
+    CubeOutcome, Cube, Dnf, EnumeratedValuation, ExactRecord, Literal, QueryRecord, StrengthenCounters, Verdict, VisitedCube,
+};
+pub use translate::abstract_program;
+
+use c_ir::{Expr, ProcId, StmtRef};
+
+/// How `F_V(ψ)` is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// Cube enumeration by increasing length with pruning (BOOP §4.4.1, C2BP §5.2).
+    Lattice,
+    /// All-SAT enumeration of predicate valuations, then BDD minimisation to prime implicants.
+    Exact,
+}
+
+impl Strategy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Lattice => "lattice",
+            Strategy::Exact => "exact",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Strategy> {
+        match name {
+            "lattice" => Some(Strategy::Lattice),
+            "exact" | "exact-fast" => Some(Strategy::Exact),
+            _ => None,
+        }
+    }
+}
+
+/// Everything [`abstract_program`] can be told.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbstractionConfig {
+    pub strategy: Strategy,
+    /// Maximum cube length `k` of the lattice strategy (`None`: unbounded, the precise result).
+    pub max_cube_length: Option<usize>,
+    /// Record every visited cube / enumerated valuation per (statement, predicate).
+    pub record_lattices: bool,
+    /// The decision procedure's settings (bit widths, back end, cache).
+    pub solver: solver::SolverConfig,
+    /// Emit `enforce !F(false)` per procedure (C2BP §5.1).
+    pub enforce: bool,
+    /// Use the points-to analysis for aliasing (otherwise type-based aliasing).
+    pub points_to: bool,
+    /// Maximum number of valuations one exact strengthening may enumerate before giving up
+    /// (the result is then the sound `F = false`).
+    pub enumeration_limit: usize,
+}
+
+impl AbstractionConfig {
+    /// C semantics, no cube bound, no recording, `enforce` and points-to on.
+    pub fn new(strategy: Strategy) -> AbstractionConfig {
+        AbstractionConfig {
+            strategy,
+            max_cube_length: None,
+            record_lattices: false,
+            solver: solver::SolverConfig::c_semantics(),
+            enforce: true,
+            points_to: true,
+            enumeration_limit: 1 << 14,
+        }
+    }
+}
+
+/// Where a predicate's boolean variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PredicateScope {
+    Global,
+    Procedure(ProcId),
+}
+
+/// One boolean variable of the abstraction and the predicate it stands for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BooleanVariable {
+    /// `{` + the predicate in C syntax + `}`.
+    pub name: String,
+    pub scope: PredicateScope,
+    pub predicate: Expr,
+    /// The predicate in C syntax.
+    pub text: String,
+    /// A formal b-parameter of its procedure (member of `E_f`).
+    pub is_formal: bool,
+    /// Returned by its procedure (member of `E_r`).
+    pub is_returned: bool,
+    /// Added automatically as the binding predicate `f == 'f` of a symbolic constant.
+    pub is_binding: bool,
+}
+
+/// A procedure's interface in the boolean program (C2BP §4.5.2, polymorphic §4.4.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub proc: ProcId,
+    /// Indices into [`Abstraction::variables`] of the formal parameter predicates `E_f`, in order.
+    pub formal_predicates: Vec<usize>,
+    /// Indices of the return predicates `E_r`, in the order of the returned values.
+    pub return_predicates: Vec<usize>,
+    /// The variables standing for the returned value `r` (the returned variable, and the
+    /// variable copied into it right before the return), empty for `void`.
+    pub return_vars: Vec<c_ir::VarId>,
+    /// Whether the procedure has a body (calls to bodiless procedures havoc their effects).
+    pub has_body: bool,
+}
+
+/// How one call was abstracted (the WP view's call details, C2BP §4.5.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallAbstraction {
+    pub at: StmtRef,
+    /// `prm` variable and the callee's formal predicate translated to the call site (`e'`).
+    pub parameters: Vec<(String, String)>,
+    /// `ret` variable and its interpretation `γ(e_i)` after the call.
+    pub returns: Vec<(String, String)>,
+    /// The caller's predicates updated after the call (`E_u`).
+    pub updated: Vec<String>,
+}
+
+/// Counters of a whole abstraction.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    /// Queries that reached the decision procedure (lattice: implications; exact: SAT calls).
+    pub prover_calls: u64,
+    /// Queries answered by the solver's cache.
+    pub cache_hits: u64,
+    /// Cubes visited (lattice) or valuations enumerated (exact).
+    pub cubes_visited: u64,
+    /// Strengthenings computed (one per statement and affected predicate).
+    pub strengthenings: u64,
+    /// Strengthenings answered syntactically (`φ ∈ E`, constants).
+    pub shortcuts: u64,
+    /// C statements abstracted.
+    pub statements: u64,
+    /// Wall-clock time in microseconds.
+    pub micros: u64,
+}
+
+/// The record of one strengthening, for the lattice view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LatticeRecord {
+    /// The C statement.
+    pub at: StmtRef,
+    /// What is being computed: the updated boolean variable (`{p}`), `prm1`, `assume`, `enforce`.
+    pub target: String,
+    /// `ψ` in C syntax (e.g. `WP(s, p)`).
+    pub goal: String,
+    pub strategy: Strategy,
+    /// Names of the cube variables (the predicates in scope, `ret` temporaries after calls).
+    pub variables: Vec<String>,
+    /// Indices into `variables` in the cone of influence of `ψ`.
+    pub cone: Vec<u32>,
+    /// Indices outside the cone (never part of a cube).
+    pub outside_cone: Vec<u32>,
+    /// `F(ψ)` and `F(¬ψ)` as printed boolean expressions.
+    pub goal_result: String,
+    pub negated_goal_result: String,
+    /// `F(ψ)` and `F(¬ψ)` over indices into `variables`.
+    pub goal_formula: Dnf,
+    pub negated_goal_formula: Dnf,
+    /// Answered syntactically (no cube was visited).
+    pub shortcut: bool,
+    /// The lattice strategy's cubes in BFS order.
+    pub lattice: Vec<VisitedCube>,
+    /// The exact strategy's valuations and prime implicants.
+    pub exact: Option<ExactRecord>,
+    pub counters: StrengthenCounters,
+}
+
+/// The result of [`abstract_program`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Abstraction {
+    pub program: boolprog::Program,
+    pub variables: Vec<BooleanVariable>,
+    pub signatures: Vec<Signature>,
+    pub calls: Vec<CallAbstraction>,
+    pub statistics: Statistics,
+    /// Filled when [`AbstractionConfig::record_lattices`] is on.
+    pub lattices: Vec<LatticeRecord>,
+}
+
+impl Abstraction {
+    /// The boolean variable standing for `predicate` in `scope`, if any.
+    pub fn variable_of(&self, scope: PredicateScope, predicate: &Expr) -> Option<&BooleanVariable> {
+        self.variables.iter().find(|v| v.scope == scope && &v.predicate == predicate)
+    }
+    /// The variables visible in `proc`: globals, then the procedure's own.
+    pub fn variables_in_scope(&self, proc: ProcId) -> Vec<&BooleanVariable> {
+        let globals = self.variables.iter().filter(|v| v.scope == PredicateScope::Global);
+        let locals = self.variables.iter().filter(move |v| v.scope == PredicateScope::Procedure(proc));
+        globals.chain(locals).collect()
+    }
+    /// The boolean program in Bebop syntax.
+    pub fn print_bebop(&self) -> String {
+        boolprog::print_bebop(&self.program).text
+    }
+}

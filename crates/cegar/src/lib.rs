@@ -1,1 +1,598 @@
-//! cegar (under construction).
+//! The CEGAR loop (BOOP ch. 3): abstract with the current predicates, model-check the boolean
+//! program, check the abstract counterexample on the C program, add the predicates that explain
+//! a spurious one, repeat — until SAFE (with invariants), UNSAFE (with a C trace and inputs
+//! replayed on the concrete interpreter) or UNKNOWN (with the reason).
+//!
+//! Entry points: [`check_program`] for a lowered program, [`check_source`] for C text. Every
+//! iteration is recorded as plain data ([`IterationRecord`]) for the UI; progress is reported
+//! through an event callback and the loop polls a cancellation hook.
+
+pub mod invariants;
+pub mod replay;
+pub mod trace;
+
+pub use invariants::{ProgramPointInvariant, InvariantPoint};
+pub use refine::RefinementMethod;
+
+use c_ir::{display_expr, Expr, ExprKind, ProcId, Program, PredicateSet, StmtKind, StmtRef, Type};
+use diagnostics::{Diagnostic, LineIndex, Span};
+use web_time::Instant;
+
+/// Which predicates the first abstraction starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InitialPredicates {
+    /// No predicates (BOOP §7.4's walkthrough).
+    None,
+    /// The conditions guarding the error statements (the `assert` arguments, BOOP ch. 3).
+    ErrorGuards,
+}
+
+/// Everything the loop can be told. There is no `Default`: callers pick
+/// [`Config::default_for_cli`] and change what they need.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    pub refinement: RefinementMethod,
+    /// Stop with UNKNOWN after this many abstraction/model-check rounds.
+    pub max_iterations: u32,
+    /// Stop with UNKNOWN after this many milliseconds (checked between phases and passed on to
+    /// the model checker).
+    pub time_budget_ms: Option<u64>,
+    pub strategy: abstraction::Strategy,
+    /// Maximum cube length of the lattice strategy (`None`: unbounded).
+    pub max_cube_length: Option<usize>,
+    /// `None`: C widths (char 8, short 16, int 32, long 64); `Some(w)`: every integer `w` bits.
+    pub integer_width: Option<u8>,
+    pub initial_predicates: InitialPredicates,
+    /// Give up model checking beyond this many BDD nodes.
+    pub max_bdd_nodes: usize,
+    /// Keep the boolean program text and feasibility tables in the iteration records.
+    pub record_details: bool,
+    /// Before a SAFE verdict, run the concrete interpreter this many times with random inputs; a
+    /// run reaching the error turns the verdict into UNSAFE (a guard against unsound abstractions).
+    pub safe_cross_check_runs: u32,
+}
+
+impl Config {
+    /// The CLI's defaults: `wp` refinement, 100 iterations, no time budget, the exact
+    /// strategy, unbounded cubes, C integer widths, error-guard predicates first, 2M BDD nodes,
+    /// detailed records, 64 random runs before a SAFE verdict.
+    pub fn default_for_cli() -> Config {
+        Config {
+            refinement: RefinementMethod::Wp,
+            max_iterations: 100,
+            time_budget_ms: None,
+            strategy: abstraction::Strategy::Exact,
+            max_cube_length: None,
+            integer_width: None,
+            initial_predicates: InitialPredicates::ErrorGuards,
+            max_bdd_nodes: 2_000_000,
+            record_details: true,
+            safe_cross_check_runs: 64,
+        }
+    }
+}
+
+/// The phase the loop is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Lowering,
+    Abstracting,
+    ModelChecking,
+    Refining,
+    Replaying,
+    Done,
+}
+
+/// A progress report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    pub phase: Phase,
+    /// 1-based iteration (0 before the first).
+    pub iteration: u32,
+    /// Decision procedure calls so far (abstraction and refinement).
+    pub solver_calls: u64,
+    pub predicates: usize,
+    pub elapsed_ms: u64,
+}
+
+/// SV-COMP style verdict.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    Safe,
+    Unsafe,
+    Unknown,
+}
+
+impl Verdict {
+    /// `SAFE`, `UNSAFE`, `UNKNOWN`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Safe => "SAFE",
+            Verdict::Unsafe => "UNSAFE",
+            Verdict::Unknown => "UNKNOWN",
+        }
+    }
+    /// SV-COMP's `true` / `false` / `unknown`.
+    pub fn sv_comp(self) -> &'static str {
+        match self {
+            Verdict::Safe => "true",
+            Verdict::Unsafe => "false",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// A predicate with its scope, as text too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScopedPredicate {
+    pub scope: Option<ProcId>,
+    pub predicate: Expr,
+    pub text: String,
+}
+
+/// The feasibility check of one abstract counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeasibilityRecord {
+    pub method: RefinementMethod,
+    /// `feasible`, `infeasible at step N`, or the reason it is unknown.
+    pub verdict: String,
+    pub table: Vec<refine::FeasibilityRow>,
+    pub notes: Vec<String>,
+    pub path_length: usize,
+}
+
+/// Counters of one iteration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IterationStatistics {
+    pub abstraction_ms: u64,
+    pub model_check_ms: u64,
+    pub refine_ms: u64,
+    pub abstraction_prover_calls: u64,
+    pub refine_solver_calls: u64,
+    pub peak_bdd_nodes: usize,
+}
+
+/// One round of the loop as plain data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IterationRecord {
+    pub iteration: u32,
+    pub predicates_before: Vec<ScopedPredicate>,
+    /// The boolean program (Bebop syntax) and, per printed line, the C statement it comes from.
+    pub boolean_program: String,
+    pub line_map: Vec<(u32, Option<StmtRef>)>,
+    /// The model checker's verdict on the boolean program (`safe`, `error reachable`, reason).
+    pub model_check: String,
+    /// The abstract counterexample, one step a line (`proc#stmt: text [kind] valuation`).
+    pub abstract_trace: Vec<String>,
+    /// The C statements of the counterexample.
+    pub c_path: Vec<StmtRef>,
+    pub feasibility: Option<FeasibilityRecord>,
+    pub new_predicates: Vec<ScopedPredicate>,
+    pub statistics: IterationStatistics,
+}
+
+/// One step of a concrete counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterexampleStep {
+    pub at: StmtRef,
+    pub span: Span,
+    /// 1-based line in the checked file (0 when unknown).
+    pub line: u32,
+    pub statement: String,
+    /// Values of the scalar variables the statement mentions, before it executes.
+    pub values: Vec<(String, i128)>,
+}
+
+/// A feasible error trace, confirmed by the concrete interpreter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    pub steps: Vec<CounterexampleStep>,
+    /// The values read from the environment (`__VERIFIER_nondet_*`), in order.
+    pub inputs: Vec<i128>,
+}
+
+/// Totals of a whole run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    pub iterations: u32,
+    pub solver_calls: u64,
+    pub time_ms: u64,
+    pub abstraction_ms: u64,
+    pub model_check_ms: u64,
+    pub refine_ms: u64,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckOutcome {
+    pub verdict: Verdict,
+    /// Why the verdict is UNKNOWN (or a note on the others).
+    pub reason: Option<String>,
+    pub iterations: Vec<IterationRecord>,
+    /// The final predicates.
+    pub predicates: Vec<ScopedPredicate>,
+    /// When SAFE: the invariants at procedure entries and loop heads.
+    pub invariants: Vec<ProgramPointInvariant>,
+    /// When UNSAFE.
+    pub counterexample: Option<Counterexample>,
+    pub statistics: Statistics,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl CheckOutcome {
+    fn unknown(reason: impl Into<String>, diagnostics: Vec<Diagnostic>) -> CheckOutcome {
+        CheckOutcome {
+            verdict: Verdict::Unknown,
+            reason: Some(reason.into()),
+            iterations: Vec::new(),
+            predicates: Vec::new(),
+            invariants: Vec::new(),
+            counterexample: None,
+            statistics: Statistics::default(),
+            diagnostics,
+        }
+    }
+}
+
+/// Lowers `source` and runs [`check_program`]; counterexample steps get line numbers.
+pub fn check_source(source: &str, file_name: &str, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
+    events(Event { phase: Phase::Lowering, iteration: 0, solver_calls: 0, predicates: 0, elapsed_ms: 0 });
+    let (program, diagnostics) = c_front::lower(source, file_name, &c_front::LowerOptions::default());
+    let Some(program) = program else {
+        return CheckOutcome::unknown("the file could not be parsed", diagnostics);
+    };
+    if diagnostics::has_errors(&diagnostics) {
+        let first = diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone()).unwrap_or_default();
+        return CheckOutcome::unknown(format!("unsupported program: {first}"), diagnostics);
+    }
+    let mut outcome = check_program(&program, config, events, cancel);
+    let index = LineIndex::new(source);
+    if let Some(cex) = &mut outcome.counterexample {
+        for step in &mut cex.steps {
+            step.line = index.line_col(step.span.start.min(source.len() as u32)).line;
+        }
+    }
+    for inv in &mut outcome.invariants {
+        inv.line = index.line_col(inv.span.start.min(source.len() as u32)).line;
+    }
+    let mut all = diagnostics;
+    all.append(&mut outcome.diagnostics);
+    outcome.diagnostics = all;
+    outcome
+}
+
+struct Run<'a> {
+    config: &'a Config,
+    start: Instant,
+    solver_calls: u64,
+    events: &'a mut dyn FnMut(Event),
+}
+
+impl Run<'_> {
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+    fn event(&mut self, phase: Phase, iteration: u32, predicates: usize) {
+        let e = Event { phase, iteration, solver_calls: self.solver_calls, predicates, elapsed_ms: self.elapsed_ms() };
+        (self.events)(e);
+    }
+    fn out_of_time(&self) -> bool {
+        self.config.time_budget_ms.is_some_and(|b| self.elapsed_ms() >= b)
+    }
+}
+
+/// Runs the CEGAR loop on a lowered program.
+pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
+    let mut run = Run { config, start: Instant::now(), solver_calls: 0, events };
+    let mut outcome = CheckOutcome::unknown("not started", Vec::new());
+    let Some(entry) = program.entry else {
+        outcome.reason = Some("the program has no entry procedure".into());
+        return outcome;
+    };
+    let has_error = program.procs.iter().any(|p| p.body.iter().any(|s| matches!(s.kind, StmtKind::Error)));
+    let mut predicates = PredicateSet::default();
+    if config.initial_predicates == InitialPredicates::ErrorGuards {
+        for (scope, p) in error_guard_predicates(program) {
+            predicates.insert(scope, p);
+        }
+    }
+    let mut solver_config = solver::SolverConfig::c_semantics();
+    solver_config.int_width = config.integer_width;
+    let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
+    abstraction_config.max_cube_length = config.max_cube_length;
+    abstraction_config.solver = solver_config.clone();
+    let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
+    let entry_name = program.proc(entry).name.clone();
+    let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
+            // a last chance for bugs the refinement could not confirm: random concrete runs
+            let grace_ms = config.time_budget_ms.map(|b| b + 3000);
+            let found = {
+                let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
+                replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, &stop)
+            };
+            if let Some(cex) = found {
+                let why = outcome.reason.take().unwrap_or_default();
+                outcome.verdict = Verdict::Unsafe;
+                outcome.reason = Some(format!("found by a random concrete run (the loop stopped: {why})"));
+                outcome.counterexample = Some(cex);
+            }
+        }
+        outcome.predicates = scoped_list(program, predicates);
+        outcome.statistics.iterations = outcome.iterations.len() as u32;
+        outcome.statistics.solver_calls = run.solver_calls;
+        outcome.statistics.time_ms = run.elapsed_ms();
+        for it in &outcome.iterations {
+            outcome.statistics.abstraction_ms += it.statistics.abstraction_ms;
+            outcome.statistics.model_check_ms += it.statistics.model_check_ms;
+            outcome.statistics.refine_ms += it.statistics.refine_ms;
+        }
+        run.event(Phase::Done, outcome.iterations.len() as u32, predicates.len());
+        outcome
+    };
+    if !has_error {
+        outcome.verdict = Verdict::Safe;
+        outcome.reason = Some("the program has no error location".into());
+        return finish(outcome, &mut run, &predicates);
+    }
+    for iteration in 1..=config.max_iterations {
+        if cancel() {
+            outcome.reason = Some("cancelled".into());
+            return finish(outcome, &mut run, &predicates);
+        }
+        if run.out_of_time() {
+            outcome.reason = Some(format!("time budget exhausted after {} iterations", iteration - 1));
+            return finish(outcome, &mut run, &predicates);
+        }
+        let mut record = IterationRecord {
+            iteration,
+            predicates_before: scoped_list(program, &predicates),
+            boolean_program: String::new(),
+            line_map: Vec::new(),
+            model_check: String::new(),
+            abstract_trace: Vec::new(),
+            c_path: Vec::new(),
+            feasibility: None,
+            new_predicates: Vec::new(),
+            statistics: IterationStatistics::default(),
+        };
+        // abstraction
+        run.event(Phase::Abstracting, iteration, predicates.len());
+        let t = Instant::now();
+        let (abs, abs_diagnostics) = abstraction::abstract_program(program, &predicates, &abstraction_config);
+        record.statistics.abstraction_ms = t.elapsed().as_millis() as u64;
+        record.statistics.abstraction_prover_calls = abs.statistics.prover_calls;
+        run.solver_calls += abs.statistics.prover_calls;
+        if diagnostics::has_errors(&abs_diagnostics) {
+            let first = abs_diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone()).unwrap_or_default();
+            outcome.reason = Some(format!("abstraction failed: {first}"));
+            outcome.diagnostics.extend(abs_diagnostics);
+            outcome.iterations.push(record);
+            return finish(outcome, &mut run, &predicates);
+        }
+        if config.record_details {
+            let printed = boolprog::print_bebop(&abs.program);
+            record.boolean_program = printed.text;
+            record.line_map = printed
+                .lines
+                .iter()
+                .map(|l| (l.line, l.origin.map(|o| StmtRef { proc: ProcId(o.proc), index: o.index })))
+                .collect();
+        }
+        // model checking
+        if cancel() || run.out_of_time() {
+            outcome.reason = Some(if cancel() { "cancelled".into() } else { "time budget exhausted".into() });
+            outcome.iterations.push(record);
+            return finish(outcome, &mut run, &predicates);
+        }
+        run.event(Phase::ModelChecking, iteration, predicates.len());
+        let mc_config = model_check::Config {
+            max_bdd_nodes: config.max_bdd_nodes,
+            time_budget_ms: config.time_budget_ms.map(|b| b.saturating_sub(run.elapsed_ms()).max(1)),
+            compute_invariants: true,
+            compute_trace: true,
+            error_labels: Vec::new(),
+            entry: Some(entry_name.clone()),
+        };
+        let t = Instant::now();
+        let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
+        record.statistics.model_check_ms = t.elapsed().as_millis() as u64;
+        record.statistics.peak_bdd_nodes = mc.statistics.peak_bdd_nodes;
+        match &mc.verdict {
+            model_check::Verdict::Safe => {
+                record.model_check = "safe".into();
+                run.event(Phase::Replaying, iteration, predicates.len());
+                let found = {
+                    let stop = || cancel() || run.out_of_time();
+                    replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, &stop)
+                };
+                if let Some(cex) = found {
+                    outcome.verdict = Verdict::Unsafe;
+                    outcome.reason = Some("the abstraction was safe but a random concrete run reaches the error".into());
+                    outcome.counterexample = Some(cex);
+                    outcome.iterations.push(record);
+                    return finish(outcome, &mut run, &predicates);
+                }
+                outcome.verdict = Verdict::Safe;
+                outcome.reason = None;
+                outcome.invariants = invariants::program_point_invariants(program, &abs, &mc);
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+            model_check::Verdict::Unknown(reason) => {
+                record.model_check = format!("unknown: {reason}");
+                outcome.reason = Some(format!("model checking gave up: {reason}"));
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+            model_check::Verdict::ErrorReachable => record.model_check = "error reachable".into(),
+        }
+        let Some(abstract_trace) = &mc.trace else {
+            outcome.reason = Some("the model checker gave no counterexample".into());
+            outcome.iterations.push(record);
+            return finish(outcome, &mut run, &predicates);
+        };
+        record.abstract_trace = model_check::format_trace(&abs.program, abstract_trace).lines().map(str::to_string).collect();
+        // refinement
+        run.event(Phase::Refining, iteration, predicates.len());
+        let c_path = match trace::trace_to_c_path(program, abstract_trace) {
+            Ok(p) => p,
+            Err(e) => {
+                outcome.reason = Some(format!("could not map the abstract counterexample to C: {e}"));
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+        };
+        record.c_path = c_path.clone();
+        let t = Instant::now();
+        let analysis = match refine::analyze_path(program, &c_path, &refine_config, cancel) {
+            Ok(a) => a,
+            Err(e) => {
+                record.statistics.refine_ms = t.elapsed().as_millis() as u64;
+                outcome.reason = Some(format!("could not build the C path: {}", e.0));
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+        };
+        record.statistics.refine_ms = t.elapsed().as_millis() as u64;
+        record.statistics.refine_solver_calls = analysis.statistics.solver_calls;
+        run.solver_calls += analysis.statistics.solver_calls;
+        let verdict_text = match &analysis.verdict {
+            refine::PathVerdict::Feasible { .. } => "feasible".to_string(),
+            refine::PathVerdict::Infeasible { step, .. } => format!("infeasible at step {step}"),
+            refine::PathVerdict::Unknown(r) => format!("unknown: {r}"),
+        };
+        record.feasibility = Some(FeasibilityRecord {
+            method: analysis.method,
+            verdict: verdict_text,
+            table: if config.record_details { analysis.table.clone() } else { Vec::new() },
+            notes: analysis.notes.clone(),
+            path_length: analysis.path.steps.len(),
+        });
+        match &analysis.verdict {
+            refine::PathVerdict::Feasible { inputs, .. } => {
+                run.event(Phase::Replaying, iteration, predicates.len());
+                let inputs: Vec<i128> = inputs.iter().map(|v| v.unwrap_or(0)).collect();
+                match replay::replay_to_error(program, &inputs) {
+                    Ok(cex) => {
+                        outcome.verdict = Verdict::Unsafe;
+                        outcome.reason = None;
+                        outcome.counterexample = Some(cex);
+                    }
+                    Err(e) => {
+                        outcome.reason = Some(format!("the counterexample is feasible by the solver but its replay failed: {e}"));
+                    }
+                }
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+            refine::PathVerdict::Unknown(r) => {
+                outcome.reason = Some(format!("feasibility unknown: {r}"));
+                outcome.iterations.push(record);
+                return finish(outcome, &mut run, &predicates);
+            }
+            refine::PathVerdict::Infeasible { predicates: found, .. } => {
+                for d in found {
+                    if predicates.insert(d.scope, d.predicate.clone()) {
+                        record.new_predicates.push(scoped(program, d.scope, &d.predicate));
+                    }
+                }
+                if record.new_predicates.is_empty() {
+                    outcome.reason = Some("no progress: the spurious counterexample yields no new predicates".into());
+                    outcome.iterations.push(record);
+                    return finish(outcome, &mut run, &predicates);
+                }
+            }
+        }
+        outcome.iterations.push(record);
+    }
+    outcome.reason = Some(format!("iteration bound ({}) reached", config.max_iterations));
+    finish(outcome, &mut run, &predicates)
+}
+
+fn scoped(program: &Program, scope: Option<ProcId>, p: &Expr) -> ScopedPredicate {
+    ScopedPredicate { scope, predicate: p.clone(), text: display_expr(program, p) }
+}
+
+fn scoped_list(program: &Program, set: &PredicateSet) -> Vec<ScopedPredicate> {
+    let mut out: Vec<ScopedPredicate> = set.global.iter().map(|p| scoped(program, None, p)).collect();
+    for (proc, preds) in &set.local {
+        out.extend(preds.iter().map(|p| scoped(program, Some(*proc), p)));
+    }
+    out
+}
+
+/// Predicates in C2BP's file form: `global { ... }` then `proc { ... }` blocks.
+pub fn format_predicates(program: &Program, predicates: &[ScopedPredicate]) -> String {
+    let mut out = String::new();
+    let globals: Vec<&str> = predicates.iter().filter(|p| p.scope.is_none()).map(|p| p.text.as_str()).collect();
+    if !globals.is_empty() {
+        out.push_str(&format!("global {{ {} }}\n", globals.join(", ")));
+    }
+    for proc in program.proc_ids() {
+        let local: Vec<&str> = predicates.iter().filter(|p| p.scope == Some(proc)).map(|p| p.text.as_str()).collect();
+        if !local.is_empty() {
+            out.push_str(&format!("{} {{ {} }}\n", program.proc(proc).name, local.join(", ")));
+        }
+    }
+    out
+}
+
+/// The conditions of the `assume` statements right before error statements (the arguments of
+/// failed `assert`s), scoped by their variables.
+pub fn error_guard_predicates(program: &Program) -> Vec<(Option<ProcId>, Expr)> {
+    let mut out = Vec::new();
+    for proc_id in program.proc_ids() {
+        let proc = program.proc(proc_id);
+        for (i, stmt) in proc.body.iter().enumerate() {
+            if !matches!(stmt.kind, StmtKind::Error) || i == 0 {
+                continue;
+            }
+            // the statements that lead here: the one before (fall through) and gotos
+            let mut preds: Vec<usize> = Vec::new();
+            for (j, s) in proc.body.iter().enumerate() {
+                if proc.successors(j as u32).contains(&(i as u32)) {
+                    preds.push(j);
+                    let _ = s;
+                }
+            }
+            for j in preds {
+                if let StmtKind::Assume { cond } = &proc.body[j].kind {
+                    let mut atoms = Vec::new();
+                    refine::wp::atoms(cond, &mut atoms);
+                    for a in atoms {
+                        let a = refine::wp::strip_negation(&a);
+                        if a.ty != Type::Bool || refine::wp::is_ground(&a) {
+                            continue;
+                        }
+                        if let Some(scope) = predicate_scope(program, &a) {
+                            if !out.contains(&(scope, a.clone())) {
+                                out.push((scope, a));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The scope of a predicate over program variables: `Some(None)` global, `Some(Some(p))` local to
+/// `p`, `None` when it mixes procedures.
+pub fn predicate_scope(program: &Program, e: &Expr) -> Option<Option<ProcId>> {
+    let mut scope: Option<ProcId> = None;
+    let mut ok = true;
+    e.visit(&mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            if let Some(p) = program.vars.get(v.0 as usize).and_then(|var| var.kind.proc()) {
+                match scope {
+                    None => scope = Some(p),
+                    Some(q) if q == p => {}
+                    Some(_) => ok = false,
+                }
+            }
+        }
+    });
+    ok.then_some(scope)
+}

@@ -1,2 +1,360 @@
-//! The `predabs` command-line tool.
-fn main() {}
+//! The `predabs` command-line tool: lower, abstract, model check, verify (CEGAR) and benchmark.
+
+mod bench;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use playground_api::{Mode, Options, Outcome, RefineMethod, Request, Strategy, Verdict};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "predabs", version, about = "Predicate abstraction and CEGAR for C (C2BP, BEBOP, BOOP)")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    Lattice,
+    Exact,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RefineArg {
+    Wp,
+    Sp,
+}
+
+#[derive(clap::Args, Clone)]
+struct EngineArgs {
+    /// Strengthening strategy for F/G.
+    #[arg(long, value_enum, default_value = "exact")]
+    strategy: StrategyArg,
+    /// Maximum cube length for the lattice strategy (0 = unbounded).
+    #[arg(long = "max-cube", default_value_t = 0)]
+    max_cube: u32,
+    /// Integer width for the decision procedure (0 = C's own widths).
+    #[arg(long = "int-width", default_value_t = 0)]
+    int_width: u8,
+    /// C data model: LP64 (long and pointers are 64 bits) or ILP32 (32 bits).
+    #[arg(long = "data-model", default_value = "LP64")]
+    data_model: String,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Preprocess, parse and lower a C file; print the internal form.
+    Lower {
+        file: PathBuf,
+    },
+    /// Abstract a C file with respect to predicates (C2BP) and print the boolean program.
+    Abstract {
+        file: PathBuf,
+        /// Predicate file in C2BP syntax: `proc { p1, p2 }` blocks and a `global { ... }` block.
+        #[arg(long)]
+        predicates: Option<PathBuf>,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// Also model check the boolean program and print invariants.
+        #[arg(long)]
+        invariants: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Model check a boolean program (Bebop/Moped syntax or C2BP's C-like form).
+    Mc {
+        file: PathBuf,
+        /// Print the reachable states at every statement.
+        #[arg(long)]
+        invariants: bool,
+        /// Print the abstract counterexample step by step.
+        #[arg(long)]
+        trace: bool,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Verify that the error location is unreachable with the CEGAR loop.
+    Check {
+        file: PathBuf,
+        /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
+        #[arg(long, value_enum, default_value = "wp")]
+        refine: RefineArg,
+        #[arg(long = "max-iterations", default_value_t = 30)]
+        max_iterations: u32,
+        /// Time budget in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Initial predicates (optional), C2BP syntax.
+        #[arg(long)]
+        predicates: Option<PathBuf>,
+        #[command(flatten)]
+        engine: EngineArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export a boolean program to Promela for SPIN.
+    Export {
+        file: PathBuf,
+    },
+    /// Run every SV-COMP task (`.yml` with an `unreach-call` property) under the directories.
+    Bench {
+        dirs: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value = "wp")]
+        refine: RefineArg,
+        /// Per-task time budget in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        #[arg(long = "max-iterations", default_value_t = 30)]
+        max_iterations: u32,
+        /// Only tasks whose path contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Exit non-zero on any wrong verdict or unconfirmed counterexample.
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Benchmarks of the engine's parts (solver, abstraction, model checker).
+    BenchEngine,
+    /// List the examples gallery, or print one example's source.
+    Example {
+        id: Option<String>,
+    },
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
+}
+
+fn file_name(path: &Path) -> String {
+    path.display().to_string()
+}
+
+fn options_from(engine: &EngineArgs) -> Options {
+    Options {
+        int_width: engine.int_width,
+        strategy: match engine.strategy {
+            StrategyArg::Lattice => Strategy::Lattice,
+            StrategyArg::Exact => Strategy::Exact,
+        },
+        max_cube: engine.max_cube,
+        data_model: engine.data_model.clone(),
+        record_explanations: false,
+        ..Options::default()
+    }
+}
+
+fn refine_from(arg: RefineArg) -> RefineMethod {
+    match arg {
+        RefineArg::Wp => RefineMethod::Wp,
+        RefineArg::Sp => RefineMethod::Sp,
+    }
+}
+
+fn print_diagnostics(outcome: &Outcome) {
+    for d in &outcome.diagnostics {
+        eprint!("{}", d.rendered);
+    }
+}
+
+fn progress_printer(verbose: bool) -> impl FnMut(playground_api::Event) {
+    move |event| {
+        if let playground_api::Event::Progress { phase, iteration, solver_queries } = event {
+            if verbose {
+                eprintln!("[iteration {iteration}] {phase} ({solver_queries} solver queries)");
+            }
+        }
+    }
+}
+
+fn finish(outcome: &Outcome, json: bool, human: impl FnOnce(&Outcome)) -> ExitCode {
+    if json {
+        match serde_json::to_string_pretty(outcome) {
+            Ok(text) => println!("{text}"),
+            Err(e) => {
+                eprintln!("error: cannot serialise the result: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        print_diagnostics(outcome);
+        human(outcome);
+        if !outcome.reason.is_empty() && outcome.verdict == Verdict::Unknown {
+            println!("reason: {}", outcome.reason);
+        }
+        println!("VERDICT: {}", outcome.verdict.as_str());
+    }
+    let _ = std::io::stdout().flush();
+    if outcome.diagnostics.iter().any(|d| d.severity == playground_api::Severity::Error) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run() -> Result<ExitCode, String> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Lower { file } => {
+            let source = read(&file)?;
+            let (text, diagnostics, ok) = playground_api::lower_to_text(&source, &file_name(&file));
+            for d in &diagnostics {
+                eprint!("{}", d.rendered);
+            }
+            print!("{text}");
+            Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
+        Command::Abstract { file, predicates, engine, invariants, json } => {
+            let request = Request {
+                mode: Mode::Abstract,
+                source: read(&file)?,
+                file_name: file_name(&file),
+                predicates: match predicates {
+                    Some(p) => read(&p)?,
+                    None => String::new(),
+                },
+                options: options_from(&engine),
+            };
+            let outcome = playground_api::run(&request, &mut progress_printer(false), &|| false);
+            Ok(finish(&outcome, json, |o| {
+                if let Some(it) = o.iterations.last() {
+                    print!("{}", it.boolean_program.text);
+                    eprintln!(
+                        "statistics: {} solver queries ({} cached), {} cubes, abstraction {:.1} ms",
+                        it.statistics.solver_queries,
+                        it.statistics.solver_cache_hits,
+                        it.statistics.cubes_visited,
+                        it.statistics.abstraction_ms
+                    );
+                }
+                if invariants {
+                    print_invariants(o);
+                }
+            }))
+        }
+        Command::Mc { file, invariants, trace, json } => {
+            let request = Request {
+                mode: Mode::BooleanProgram,
+                source: read(&file)?,
+                file_name: file_name(&file),
+                predicates: String::new(),
+                options: Options { record_explanations: false, ..Options::default() },
+            };
+            let outcome = playground_api::run(&request, &mut progress_printer(false), &|| false);
+            Ok(finish(&outcome, json, |o| {
+                if trace {
+                    if let Some(it) = o.iterations.last() {
+                        for step in &it.abstract_trace {
+                            let vals: Vec<String> =
+                                step.valuation.iter().map(|(n, v)| format!("{n}={}", u8::from(*v))).collect();
+                            println!(
+                                "{:>4}  {:<12} {:<40} {}",
+                                step.bp_line.map(|l| l.to_string()).unwrap_or_default(),
+                                step.procedure,
+                                step.statement,
+                                vals.join(" ")
+                            );
+                        }
+                    }
+                }
+                if invariants {
+                    print_invariants(o);
+                }
+            }))
+        }
+        Command::Check { file, refine, max_iterations, timeout, predicates, engine, json } => {
+            let mut options = options_from(&engine);
+            options.refine = refine_from(refine);
+            options.max_iterations = max_iterations;
+            options.timeout_ms = (timeout * 1000.0) as u64;
+            let request = Request {
+                mode: Mode::Check,
+                source: read(&file)?,
+                file_name: file_name(&file),
+                predicates: match predicates {
+                    Some(p) => read(&p)?,
+                    None => String::new(),
+                },
+                options,
+            };
+            let outcome = playground_api::run(&request, &mut progress_printer(!json), &|| false);
+            Ok(finish(&outcome, json, |o| {
+                println!("iterations: {}", o.iterations.len());
+                if !o.final_predicates.trim().is_empty() {
+                    println!("predicates:\n{}", o.final_predicates.trim_end());
+                }
+                match o.verdict {
+                    Verdict::Unsafe => {
+                        println!("inputs: {}", o.inputs.join(", "));
+                        println!("trace:");
+                        for step in &o.trace {
+                            let vals: Vec<String> = step.values.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                            println!("  {}:{:<5} {:<40} {}", file.display(), step.line, step.statement, vals.join(" "));
+                        }
+                    }
+                    Verdict::Safe => print_invariants(o),
+                    Verdict::Unknown => {}
+                }
+            }))
+        }
+        Command::Export { file } => {
+            let source = read(&file)?;
+            match playground_api::export_promela(&source) {
+                Ok(text) => {
+                    print!("{text}");
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(diagnostics) => {
+                    for d in &diagnostics {
+                        eprint!("{}", d.rendered);
+                    }
+                    Ok(ExitCode::from(1))
+                }
+            }
+        }
+        Command::Bench { dirs, refine, timeout, max_iterations, filter, strict } => {
+            bench::run_bench(&dirs, refine_from(refine), timeout, max_iterations, filter.as_deref(), strict)
+        }
+        Command::BenchEngine => {
+            print!("{}", playground_api::bench_engine());
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Example { id } => match id {
+            None => {
+                for e in playground_api::examples::ALL {
+                    println!("{:<16} {:<8?} {}", e.id, e.mode, e.title);
+                }
+                Ok(ExitCode::SUCCESS)
+            }
+            Some(id) => match playground_api::examples::by_id(&id) {
+                Some(e) => {
+                    print!("{}", e.source);
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => Err(format!("no example named `{id}` (run `predabs example` for the list)")),
+            },
+        },
+    }
+}
+
+fn print_invariants(outcome: &Outcome) {
+    if outcome.invariants.is_empty() {
+        return;
+    }
+    println!("invariants:");
+    for inv in &outcome.invariants {
+        let line = inv.c_line.map(|l| format!("line {l}")).unwrap_or_default();
+        println!("  {} {} {}: {}", inv.procedure, inv.location, line, inv.formula);
+    }
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,1 +1,220 @@
-//! refine (under construction).
+//! Counterexample analysis (BOOP ch. 7): maps an abstract counterexample's C statements to a
+//! linear C path, decides its feasibility by weakest preconditions with condition threads or by
+//! NEWTON-style strongest postconditions, and discovers scoped predicates from infeasible paths.
+//!
+//! Entry point: [`analyze_path`]. The result carries the per-step feasibility table (Fig 7.3 for
+//! `wp`, the Ω/Φ/Π rows of Fig 7.5 for `sp`) as display strings for the UI.
+
+pub mod discover;
+pub mod newton;
+pub mod path;
+pub mod solve;
+pub mod threads;
+pub mod wp;
+
+pub use discover::{scope_predicates, DiscoveredPredicate};
+pub use newton::{analyze_sp, SpAnalysis, SpDelta, SpRow, SpVerdict};
+pub use path::{expand_path, CallInstance, ExpandedPath, PathError, PathInput, PathOp, PathStep};
+pub use solve::{check_conjunction, SatAnswer, SolverSettings};
+pub use threads::{analyze_wp, ConditionThread, WpAnalysis, WpVerdict};
+
+use c_ir::{display_expr, Program, StmtRef};
+
+/// How feasibility is decided and predicates are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RefinementMethod {
+    /// Backward weakest preconditions with condition threads (BOOP §7.1–7.2).
+    Wp,
+    /// Forward strongest postconditions, NEWTON style (BOOP §7.3).
+    Sp,
+}
+
+impl RefinementMethod {
+    pub fn name(self) -> &'static str {
+        match self {
+            RefinementMethod::Wp => "wp",
+            RefinementMethod::Sp => "sp",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<RefinementMethod> {
+        match name {
+            "wp" => Some(RefinementMethod::Wp),
+            "sp" => Some(RefinementMethod::Sp),
+            _ => None,
+        }
+    }
+}
+
+/// Settings of one path analysis.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefineConfig {
+    pub method: RefinementMethod,
+    pub solver: SolverSettings,
+}
+
+/// Counters of one path analysis.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RefineStatistics {
+    pub solver_calls: u64,
+    pub wp_computations: u64,
+    pub path_length: usize,
+}
+
+/// The feasibility verdict on a path.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathVerdict {
+    /// Feasible: the values of the path's inputs (in path order, `None` where the model has
+    /// none) and the start values of the variables read before written.
+    Feasible { inputs: Vec<Option<i128>>, initial_values: Vec<(String, Option<i128>)> },
+    /// Infeasible before step `step`; the predicates that explain it, scoped.
+    Infeasible { step: usize, predicates: Vec<DiscoveredPredicate> },
+    Unknown(String),
+}
+
+/// One row of the feasibility table: a path step and the conditions/values shown next to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FeasibilityRow {
+    pub step: usize,
+    pub origin: StmtRef,
+    pub statement: String,
+    /// `wp`: the preconditions before the step (Fig 7.3); `sp`: the step's Ω/Φ/Π changes.
+    pub conditions: Vec<String>,
+}
+
+/// Everything one path analysis found.
+#[derive(Clone, Debug)]
+pub struct PathAnalysis {
+    pub path: ExpandedPath,
+    /// The method actually used (`sp` falls back to `wp` on paths through memory).
+    pub method: RefinementMethod,
+    pub verdict: PathVerdict,
+    pub table: Vec<FeasibilityRow>,
+    /// For `wp`: the condition threads (indices of the chosen ones in the verdict's predicates' origin).
+    pub threads: Vec<ConditionThread>,
+    pub chosen_threads: Vec<usize>,
+    pub notes: Vec<String>,
+    pub statistics: RefineStatistics,
+}
+
+/// Analyzes the C path `stmts` (see [`expand_path`] for its shape) of `program`.
+pub fn analyze_path(program: &Program, stmts: &[StmtRef], config: &RefineConfig, cancel: &dyn Fn() -> bool) -> Result<PathAnalysis, PathError> {
+    let path = expand_path(program, stmts)?;
+    let mut stats = RefineStatistics { path_length: path.steps.len(), ..Default::default() };
+    let mut notes = Vec::new();
+    let mut solver = solver::Solver::new(&path.program, &config.solver.config);
+    if config.method == RefinementMethod::Sp {
+        let sp = analyze_sp(&path, &mut solver, &mut stats, cancel);
+        let fallback = matches!(&sp.verdict, SpVerdict::Unknown(r) if r.starts_with("sp:"));
+        if !fallback {
+            let table = sp_table(&path, &sp);
+            let verdict = match sp.verdict {
+                SpVerdict::Feasible { inputs, initial_values } => PathVerdict::Feasible {
+                    inputs,
+                    initial_values: named_values(&path, &sp.initial_vars, initial_values),
+                },
+                SpVerdict::Infeasible { step, predicates } => {
+                    PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &predicates) }
+                }
+                SpVerdict::Unknown(r) => PathVerdict::Unknown(r),
+            };
+            return Ok(PathAnalysis {
+                path,
+                method: RefinementMethod::Sp,
+                verdict,
+                table,
+                threads: Vec::new(),
+                chosen_threads: Vec::new(),
+                notes,
+                statistics: stats,
+            });
+        }
+        if let SpVerdict::Unknown(r) = &sp.verdict {
+            notes.push(format!("{r}; checked with weakest preconditions instead"));
+        }
+    }
+    let wp = analyze_wp(&path, &mut solver, &mut stats, cancel);
+    let table = wp_table(&path, &wp);
+    let mut chosen_threads = Vec::new();
+    let verdict = match wp.verdict.clone() {
+        WpVerdict::Feasible { inputs, initial_values } => {
+            PathVerdict::Feasible { inputs, initial_values: named_values(&path, &wp.initial_vars, initial_values) }
+        }
+        WpVerdict::Infeasible { step, chosen } => {
+            let mut candidates = Vec::new();
+            for &t in &chosen {
+                for (i, e) in &wp.threads[t].elements {
+                    if *i >= step {
+                        candidates.push((*i, e.clone()));
+                    }
+                }
+            }
+            chosen_threads = chosen;
+            PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &candidates) }
+        }
+        WpVerdict::Unknown(r) => PathVerdict::Unknown(r),
+    };
+    Ok(PathAnalysis { path, method: RefinementMethod::Wp, verdict, table, threads: wp.threads, chosen_threads, notes, statistics: stats })
+}
+
+fn named_values(path: &ExpandedPath, vars: &[c_ir::Expr], values: Vec<Option<i128>>) -> Vec<(String, Option<i128>)> {
+    vars.iter().zip(values).map(|(v, x)| (display_expr(&path.program, v), x)).collect()
+}
+
+/// The path step as C-like text.
+pub fn display_step(path: &ExpandedPath, step: &PathStep) -> String {
+    let e = |x: &c_ir::Expr| display_expr(&path.program, x);
+    match &step.op {
+        PathOp::Assign { lhs, rhs } => format!("{} = {};", e(lhs), e(rhs)),
+        PathOp::Assume { cond } => format!("assume({});", e(cond)),
+        PathOp::ScopeBegin { callee, .. } => {
+            format!("{{ // call {}", path.program.procs.get(callee.0 as usize).map(|p| p.name.as_str()).unwrap_or("?"))
+        }
+        PathOp::ScopeEnd { .. } => "} // return".into(),
+        PathOp::Skip => "skip;".into(),
+        PathOp::Error => "error;".into(),
+    }
+}
+
+fn wp_table(path: &ExpandedPath, wp: &WpAnalysis) -> Vec<FeasibilityRow> {
+    let mut rows = Vec::new();
+    for (i, step) in path.steps.iter().enumerate() {
+        if i < wp.processed_from {
+            continue;
+        }
+        if matches!(step.op, PathOp::Skip) {
+            continue;
+        }
+        rows.push(FeasibilityRow {
+            step: i,
+            origin: step.origin,
+            statement: display_step(path, step),
+            conditions: wp.conditions_before(i).iter().map(|c| display_expr(&path.program, c)).collect(),
+        });
+    }
+    rows
+}
+
+fn sp_table(path: &ExpandedPath, sp: &SpAnalysis) -> Vec<FeasibilityRow> {
+    let mut rows: Vec<FeasibilityRow> = Vec::new();
+    for r in &sp.rows {
+        let text = match &r.delta {
+            SpDelta::Value { var, value, previous } => {
+                let name = &path.program.var(*var).name;
+                let mut t = format!("Ω: {name} ↦ {}", newton::display_symbolic(path, value));
+                if let Some(p) = previous {
+                    t.push_str(&format!("; Π: ⟨{name}, {}⟩", newton::display_symbolic(path, p)));
+                }
+                t
+            }
+            SpDelta::Condition { condition, .. } => format!("Φ: {}", newton::display_symbolic(path, condition)),
+        };
+        match rows.last_mut() {
+            Some(last) if last.step == r.step => last.conditions.push(text),
+            _ => {
+                let step = &path.steps[r.step];
+                rows.push(FeasibilityRow { step: r.step, origin: step.origin, statement: display_step(path, step), conditions: vec![text] });
+            }
+        }
+    }
+    rows
+}

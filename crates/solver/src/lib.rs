@@ -1,1 +1,459 @@
-//! solver (under construction).
+//! The decision procedure: satisfiability and validity of `logic` formulas (IR expressions of
+//! type `Bool`) by bit-blasting to CNF and incremental SAT (BOOP ch. 5 did this with HOL98).
+//!
+//! - [`Context`]: the incremental interface (encode formulas to literals once, add clauses,
+//!   solve under assumptions, read models) for all-SAT enumeration and cube checks;
+//! - [`Solver`]: a session with a query cache keyed by the simplified formula, statistics and an
+//!   optional query log for the UI; [`is_satisfiable`], [`is_valid`], [`implies`] are one-shot
+//!   conveniences;
+//! - semantics: C's two's complement at the declared widths (or one reduced width for all
+//!   integers, [`SolverConfig::int_width`]), operations undefined in C get the SMT-LIB `QF_BV`
+//!   meaning (see [`logic::eval`]); the memory model is described in [`encode`];
+//! - [`eval`] is a reference evaluator with the same semantics (for brute-force tests),
+//!   [`smtlib`] prints a query in SMT-LIB 2 (differential testing against Z3, exporting queries),
+//!   [`bench`] measures queries per second on recorded abstraction queries.
+
+pub mod bench;
+pub mod blast;
+pub mod encode;
+pub mod eval;
+pub mod sat;
+pub mod smtlib;
+
+pub use encode::Unsupported;
+pub use sat::{BackendKind, Lit, SatBackend};
+
+use c_ir::{display_expr, Expr, ExprKind, Program, Type, VarId};
+use std::collections::HashMap;
+use web_time::Instant;
+
+pub(crate) fn blast_mask(w: u32) -> u128 {
+    logic::eval::mask(w)
+}
+
+/// How formulas are interpreted and solved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// `None`: every integer type has its C width (char 8, short 16, int 32, long 64);
+    /// `Some(w)`: all integer types have `w` bits (faster, less precise).
+    pub int_width: Option<u8>,
+    /// Width of pointers (addresses); at least 8, 64 by default.
+    pub pointer_bits: u32,
+    pub backend: BackendKind,
+    /// Whether [`Solver`] caches answers by simplified formula.
+    pub cache: bool,
+    /// Whether [`Solver`] records every query in its log.
+    pub log_queries: bool,
+    /// [`Solver`] starts a fresh incremental context once the current one has this many
+    /// clauses (satisfiable queries must assign every variable of the context, so unbounded
+    /// growth makes them slower); 0 = never.
+    pub recycle_after_clauses: u64,
+}
+
+impl SolverConfig {
+    /// C widths, 64-bit pointers, the default back end, caching on, no log.
+    pub fn c_semantics() -> SolverConfig {
+        SolverConfig {
+            int_width: None,
+            pointer_bits: 64,
+            backend: DEFAULT_BACKEND,
+            cache: true,
+            log_queries: false,
+            recycle_after_clauses: 20_000,
+        }
+    }
+    /// All integers `width` bits wide.
+    pub fn with_int_width(width: u8) -> SolverConfig {
+        SolverConfig { int_width: Some(width), ..SolverConfig::c_semantics() }
+    }
+}
+
+impl Default for SolverConfig {
+    fn default() -> Self {
+        SolverConfig::c_semantics()
+    }
+}
+
+/// The back end used unless configured otherwise (the faster one in `solver::bench`).
+pub const DEFAULT_BACKEND: BackendKind = BackendKind::Batsat;
+
+/// The result of [`Context::solve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveResult {
+    Sat,
+    Unsat,
+    Unknown,
+}
+
+/// The answer to a yes/no question (`is_satisfiable`: yes = satisfiable; `is_valid`/`implies`:
+/// yes = valid). `Unknown` carries the reason (an unsupported term, a solver give-up).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Yes,
+    No,
+    Unknown(String),
+}
+
+impl Answer {
+    pub fn is_yes(&self) -> bool {
+        *self == Answer::Yes
+    }
+    pub fn is_no(&self) -> bool {
+        *self == Answer::No
+    }
+    fn negated(self) -> Answer {
+        match self {
+            Answer::Yes => Answer::No,
+            Answer::No => Answer::Yes,
+            u => u,
+        }
+    }
+}
+
+/// The incremental solver: a circuit over one SAT instance, with every encoded term cached.
+pub struct Context {
+    encoder: encode::Encoder,
+    sat_calls: u64,
+    last: Option<SolveResult>,
+}
+
+impl Context {
+    pub fn new(program: &Program, config: &SolverConfig) -> Context {
+        let circuit = blast::Circuit::new(sat::new_backend(config.backend));
+        Context { encoder: encode::Encoder::new(program, config, circuit), sat_calls: 0, last: None }
+    }
+
+    /// The literal equivalent to the formula `e` (encoded once; later calls share the encoding
+    /// and that of common subterms). Non-boolean scalars count as `e != 0`.
+    pub fn literal(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
+        self.encoder.bool_lit(e)
+    }
+
+    /// Adds `e` as a permanent constraint.
+    pub fn assert_expr(&mut self, e: &Expr) -> Result<(), Unsupported> {
+        let l = self.literal(e)?;
+        self.add_clause(&[l]);
+        Ok(())
+    }
+
+    /// Adds a permanent clause over literals from [`Context::literal`] or [`Context::new_literal`].
+    pub fn add_clause(&mut self, lits: &[Lit]) {
+        self.encoder.circuit.clause(lits);
+    }
+
+    /// A fresh unconstrained literal (e.g. an activation literal for retractable constraints).
+    pub fn new_literal(&mut self) -> Lit {
+        self.encoder.circuit.fresh()
+    }
+
+    /// Solves the permanent constraints together with the assumption literals.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
+        self.sat_calls += 1;
+        if assumptions.contains(&Lit::FALSE) {
+            self.last = Some(SolveResult::Unsat);
+            return SolveResult::Unsat;
+        }
+        let assumptions: Vec<Lit> = assumptions.iter().copied().filter(|&l| l != Lit::TRUE).collect();
+        let r = match self.encoder.circuit.sat_mut().solve(&assumptions) {
+            Some(true) => SolveResult::Sat,
+            Some(false) => SolveResult::Unsat,
+            None => SolveResult::Unknown,
+        };
+        self.last = Some(r);
+        r
+    }
+
+    /// The value of `lit` in the last model (after [`SolveResult::Sat`]).
+    pub fn model_value_of_literal(&self, lit: Lit) -> bool {
+        if lit.is_constant() {
+            return lit == Lit::TRUE;
+        }
+        self.encoder.circuit.sat().model_value(lit)
+    }
+
+    /// The value of an encoded term in the last model, normalised into its type's range at the
+    /// configured width (`None` if the term was never encoded or there is no model).
+    pub fn model_value(&self, e: &Expr) -> Option<i128> {
+        if self.last != Some(SolveResult::Sat) {
+            return None;
+        }
+        let bits = self.encoder.encoded(e)?;
+        let mut raw = 0u128;
+        for (i, &b) in bits.iter().enumerate() {
+            if self.model_value_of_literal(b) && i < 128 {
+                raw |= 1 << i;
+            }
+        }
+        let signed = e.ty.is_signed();
+        Some(logic::eval::from_bits(raw, bits.len() as u32, signed))
+    }
+
+    /// The values of all variables encoded so far, in the last model.
+    pub fn model(&self, program: &Program) -> Vec<(VarId, i128)> {
+        self.encoder
+            .encoded_vars()
+            .into_iter()
+            .filter_map(|v| {
+                let var = program.vars.get(v.0 as usize)?;
+                let value = self.model_value(&Expr::var(v, var.ty.clone()))?;
+                Some((v, value))
+            })
+            .collect()
+    }
+
+    pub fn config(&self) -> &SolverConfig {
+        self.encoder.config()
+    }
+    pub fn num_vars(&self) -> u32 {
+        self.encoder.circuit.sat().num_vars()
+    }
+    pub fn num_clauses(&self) -> u64 {
+        self.encoder.circuit.sat().num_clauses()
+    }
+    pub fn sat_calls(&self) -> u64 {
+        self.sat_calls
+    }
+}
+
+/// Counters of a [`Solver`] session.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Statistics {
+    pub queries: u64,
+    pub cache_hits: u64,
+    pub sat_calls: u64,
+    pub unknown_answers: u64,
+    /// Variables of the current incremental context.
+    pub sat_vars: u64,
+    /// Clauses added over the whole session.
+    pub clauses: u64,
+    pub time_micros: u64,
+}
+
+/// What was asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum QueryKind {
+    Satisfiable,
+    Valid,
+    Implies,
+}
+
+/// One recorded query (for the UI's cube lattice and query views).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryLogEntry {
+    pub kind: QueryKind,
+    /// The formula in C syntax (for `Implies`: `premises ==> conclusion`).
+    pub formula: String,
+    pub answer: Answer,
+    /// For a satisfiable formula (or a refuted validity/implication): variable values by name.
+    pub model: Vec<(String, i128)>,
+    pub micros: u64,
+    pub cached: bool,
+}
+
+/// Variable values of a satisfying assignment.
+pub type Model = Vec<(VarId, i128)>;
+
+/// A query session: one incremental [`Context`], a cache, statistics and an optional log.
+pub struct Solver {
+    program: Program,
+    context: Context,
+    cache: HashMap<Expr, (Answer, Model)>,
+    statistics: Statistics,
+    log: Vec<QueryLogEntry>,
+    last_model: Option<Model>,
+    retired_sat_calls: u64,
+    retired_clauses: u64,
+}
+
+impl Solver {
+    pub fn new(program: &Program, config: &SolverConfig) -> Solver {
+        // the session only needs names and types, not procedure bodies
+        let slim = Program {
+            vars: program.vars.clone(),
+            procs: Vec::new(),
+            structs: program.structs.clone(),
+            globals: program.globals.clone(),
+            strings: program.strings.clone(),
+            entry: None,
+        };
+        Solver {
+            context: Context::new(&slim, config),
+            program: slim,
+            cache: HashMap::new(),
+            statistics: Statistics::default(),
+            log: Vec::new(),
+            last_model: None,
+            retired_sat_calls: 0,
+            retired_clauses: 0,
+        }
+    }
+
+    /// Is there a state satisfying `e`? (`Yes` leaves a model in [`Solver::last_model`].)
+    pub fn is_satisfiable(&mut self, e: &Expr) -> Answer {
+        self.query(QueryKind::Satisfiable, e, None)
+    }
+
+    /// Does `e` hold in every state?
+    pub fn is_valid(&mut self, e: &Expr) -> Answer {
+        let negation = Expr::not(e.clone());
+        self.query(QueryKind::Valid, &negation, Some(e)).negated()
+    }
+
+    /// Does the conjunction of `premises` imply `conclusion`?
+    pub fn implies(&mut self, premises: &[Expr], conclusion: &Expr) -> Answer {
+        let mut items: Vec<Expr> = premises.to_vec();
+        items.push(Expr::not(conclusion.clone()));
+        let counter = and_all(&items);
+        let shown = Expr::binary(c_ir::BinaryOp::Implies, and_all(premises), conclusion.clone());
+        self.query(QueryKind::Implies, &counter, Some(&shown)).negated()
+    }
+
+    fn query(&mut self, kind: QueryKind, formula: &Expr, shown: Option<&Expr>) -> Answer {
+        let start = Instant::now();
+        self.statistics.queries += 1;
+        let config = self.context.config().clone();
+        // simplification folds constants at C's widths: only sound without a reduced width
+        let key = if config.int_width.is_none() { logic::simplify(formula) } else { formula.clone() };
+        let (answer, model, cached) = match self.cache.get(&key) {
+            Some((a, m)) if config.cache => {
+                self.statistics.cache_hits += 1;
+                (a.clone(), m.clone(), true)
+            }
+            _ => {
+                let (a, m) = self.solve_uncached(&key);
+                if config.cache {
+                    self.cache.insert(key.clone(), (a.clone(), m.clone()));
+                }
+                (a, m, false)
+            }
+        };
+        if matches!(answer, Answer::Unknown(_)) {
+            self.statistics.unknown_answers += 1;
+        }
+        self.last_model = if answer == Answer::Yes { Some(model.clone()) } else { None };
+        let micros = start.elapsed().as_micros() as u64;
+        self.statistics.time_micros += micros;
+        self.statistics.sat_calls = self.retired_sat_calls + self.context.sat_calls();
+        self.statistics.sat_vars = self.context.num_vars() as u64;
+        self.statistics.clauses = self.retired_clauses + self.context.num_clauses();
+        if config.log_queries {
+            let shown_answer = if kind == QueryKind::Satisfiable { answer.clone() } else { answer.clone().negated() };
+            let named: Vec<(String, i128)> =
+                model.iter().map(|(v, x)| (self.program.vars.get(v.0 as usize).map(|d| d.name.clone()).unwrap_or_default(), *x)).collect();
+            self.log.push(QueryLogEntry {
+                kind,
+                formula: display_expr(&self.program, shown.unwrap_or(formula)),
+                answer: shown_answer,
+                model: named,
+                micros,
+                cached,
+            });
+        }
+        answer
+    }
+
+    fn solve_uncached(&mut self, formula: &Expr) -> (Answer, Model) {
+        if formula.is_true() {
+            return (Answer::Yes, Vec::new());
+        }
+        if formula.is_false() {
+            return (Answer::No, Vec::new());
+        }
+        let limit = self.context.config().recycle_after_clauses;
+        if limit > 0 && self.context.num_clauses() > limit {
+            let config = self.context.config().clone();
+            self.retired_sat_calls += self.context.sat_calls();
+            self.retired_clauses += self.context.num_clauses();
+            self.context = Context::new(&self.program, &config);
+        }
+        let lit = match self.context.literal(formula) {
+            Ok(l) => l,
+            Err(u) => return (Answer::Unknown(u.to_string()), Vec::new()),
+        };
+        match self.context.solve(&[lit]) {
+            SolveResult::Sat => {
+                let mut vars = formula.vars();
+                vars.sort();
+                let model = vars
+                    .into_iter()
+                    .filter_map(|v| {
+                        let ty = self.program.vars.get(v.0 as usize)?.ty.clone();
+                        if !ty.is_scalar() {
+                            return None;
+                        }
+                        Some((v, self.context.model_value(&Expr::var(v, ty))?))
+                    })
+                    .collect();
+                (Answer::Yes, model)
+            }
+            SolveResult::Unsat => (Answer::No, Vec::new()),
+            SolveResult::Unknown => (Answer::Unknown("the SAT solver gave up".into()), Vec::new()),
+        }
+    }
+
+    /// The model of the last query whose underlying satisfiability check succeeded: a model of
+    /// a satisfiable formula, or a counterexample to a refuted validity or implication (values
+    /// of the formula's scalar variables).
+    pub fn last_model(&self) -> Option<&Model> {
+        self.last_model.as_ref()
+    }
+    /// The shared incremental context (terms encoded there are shared with the queries).
+    pub fn context(&mut self) -> &mut Context {
+        &mut self.context
+    }
+    pub fn statistics(&self) -> Statistics {
+        self.statistics.clone()
+    }
+    pub fn query_log(&self) -> &[QueryLogEntry] {
+        &self.log
+    }
+    pub fn clear_query_log(&mut self) {
+        self.log.clear();
+    }
+}
+
+/// The conjunction of `items` without simplification (`true` when empty).
+pub fn and_all(items: &[Expr]) -> Expr {
+    let mut iter = items.iter();
+    match iter.next() {
+        None => Expr::bool(true),
+        Some(first) => iter.fold(first.clone(), |acc, e| Expr::and(acc, e.clone())),
+    }
+}
+
+/// One-shot satisfiability.
+pub fn is_satisfiable(program: &Program, e: &Expr, config: &SolverConfig) -> Answer {
+    Solver::new(program, config).is_satisfiable(e)
+}
+
+/// One-shot validity.
+pub fn is_valid(program: &Program, e: &Expr, config: &SolverConfig) -> Answer {
+    Solver::new(program, config).is_valid(e)
+}
+
+/// One-shot implication check.
+pub fn implies(program: &Program, premises: &[Expr], conclusion: &Expr, config: &SolverConfig) -> Answer {
+    Solver::new(program, config).implies(premises, conclusion)
+}
+
+/// Whether the solver can encode `e` at all (no floating point, opaque or struct-valued terms).
+pub fn check_supported(program: &Program, e: &Expr) -> Result<(), Unsupported> {
+    let mut bad: Option<Unsupported> = None;
+    e.visit(&mut |sub| {
+        if bad.is_some() {
+            return;
+        }
+        if let Type::Opaque(name) = &sub.ty {
+            bad = Some(Unsupported { message: format!("a value of type `{name}` in `{}`", display_expr(program, sub)) });
+        }
+        if let ExprKind::Var(v) = sub.kind {
+            if program.vars.get(v.0 as usize).is_none() {
+                bad = Some(Unsupported { message: format!("unknown variable v{}", v.0) });
+            }
+        }
+    });
+    match bad {
+        Some(u) => Err(u),
+        None => Ok(()),
+    }
+}

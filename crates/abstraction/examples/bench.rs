@@ -1,0 +1,16 @@
+//! Prints the C2BP Table 2 style benchmark: `cargo run --profile native -p abstraction --example bench`.
+
+fn main() {
+    let mut rows = Vec::new();
+    for p in abstraction::bench::programs() {
+        let (program, diags) = c_front::lower(p.source, &format!("{}.c", p.name), &c_front::LowerOptions::default());
+        let Some(program) = program.filter(|_| !diagnostics::has_errors(&diags)) else {
+            eprintln!("{}: {diags:?}", p.name);
+            continue;
+        };
+        let (set, _) = c_front::parse_predicates(&program, p.predicates);
+        rows.extend(abstraction::bench::measure(p.name, p.lines(), &program, &set));
+        eprint!("{}", abstraction::bench::format_table(&rows[rows.len() - 2..]));
+    }
+    print!("{}", abstraction::bench::format_table(&rows));
+}

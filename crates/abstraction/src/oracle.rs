@@ -1,0 +1,99 @@
+//! The decision procedure behind the strengthening traits: cube implications through the
+//! caching `solver::Solver` session, and all-SAT enumeration in its incremental `Context`.
+
+use crate::strengthen::{EnumeratedValuation, ImplicationOracle, Literal, QueryAnswer, ValuationOracle, Verdict};
+use c_ir::{Expr, Program};
+use solver::{Answer, SolveResult, Solver};
+use web_time::Instant;
+
+/// Cube checks `E(cube) ⇒ ±ψ` where cube variable `i` stands for `interpretations[i]`.
+pub struct SolverOracle<'a> {
+    pub program: &'a Program,
+    pub solver: &'a mut Solver,
+    pub interpretations: &'a [Expr],
+    pub goal: &'a Expr,
+}
+
+impl SolverOracle<'_> {
+    fn premises(&self, cube: &[Literal]) -> Vec<Expr> {
+        cube.iter()
+            .filter_map(|l| {
+                let e = self.interpretations.get(l.predicate as usize)?;
+                Some(if l.positive { e.clone() } else { logic::negate(e) })
+            })
+            .collect()
+    }
+    fn conclusion(&self, goal_positive: bool) -> Expr {
+        if goal_positive {
+            self.goal.clone()
+        } else {
+            logic::negate(self.goal)
+        }
+    }
+}
+
+impl ImplicationOracle for SolverOracle<'_> {
+    fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer {
+        let premises = self.premises(cube);
+        let conclusion = self.conclusion(goal_positive);
+        let hits_before = self.solver.statistics().cache_hits;
+        let start = Instant::now();
+        let answer = self.solver.implies(&premises, &conclusion);
+        let micros = start.elapsed().as_micros() as u64;
+        let cached = self.solver.statistics().cache_hits > hits_before;
+        let verdict = match answer {
+            Answer::Yes => Verdict::Valid,
+            Answer::No => Verdict::Invalid,
+            Answer::Unknown(_) => Verdict::Unknown,
+        };
+        QueryAnswer { verdict, cached, micros: if cached { 0 } else { micros } }
+    }
+
+    fn describe_query(&self, cube: &[Literal], goal_positive: bool) -> String {
+        let premises = self.premises(cube);
+        let lhs = if premises.is_empty() {
+            "true".to_string()
+        } else {
+            premises.iter().map(|p| format!("({})", c_ir::display_expr(self.program, p))).collect::<Vec<_>>().join(" && ")
+        };
+        format!("{lhs} ==> ({})", c_ir::display_expr(self.program, &self.conclusion(goal_positive)))
+    }
+}
+
+impl ValuationOracle for SolverOracle<'_> {
+    fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Option<Vec<EnumeratedValuation>> {
+        let context = self.solver.context();
+        let mut literals = Vec::with_capacity(cone.len());
+        for &i in cone {
+            let e = self.interpretations.get(i as usize)?;
+            literals.push(context.literal(e).ok()?);
+        }
+        let goal = context.literal(self.goal).ok()?;
+        // Blocking clauses are guarded by an activation literal, retired at the end.
+        let activation = context.new_literal();
+        let mut out = Vec::new();
+        let result = loop {
+            *solver_calls += 1;
+            match context.solve(&[activation]) {
+                SolveResult::Sat => {
+                    let values: Vec<bool> = literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
+                    let goal_value = context.model_value_of_literal(goal);
+                    let mut blocking = vec![!activation];
+                    for (&l, &v) in literals.iter().zip(values.iter()) {
+                        blocking.push(if v { !l } else { l });
+                    }
+                    blocking.push(if goal_value { !goal } else { goal });
+                    context.add_clause(&blocking);
+                    out.push(EnumeratedValuation { values, goal: goal_value });
+                    if out.len() > limit {
+                        break None;
+                    }
+                }
+                SolveResult::Unsat => break Some(()),
+                SolveResult::Unknown => break None,
+            }
+        };
+        context.add_clause(&[!activation]);
+        result.map(|()| out)
+    }
+}

@@ -1,0 +1,892 @@
+//! Statement-by-statement translation of a C program into its boolean program abstraction
+//! (C2BP §4.3–4.5, §5.1; polymorphic predicate abstraction §4.3–4.4, §5.2–5.4).
+
+use crate::oracle::SolverOracle;
+use crate::strengthen::{self, Dnf, Literal, StrengthenSettings, Strengthening};
+use crate::{
+    AbstractionConfig, Abstraction, BooleanVariable, CallAbstraction, LatticeRecord, PredicateScope, Signature, Statistics, Strategy,
+};
+use boolprog::Expr as BExpr;
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, VarId, VarKind};
+use diagnostics::Diagnostic;
+use logic::MayAlias;
+use solver::Solver;
+use std::collections::{HashMap, HashSet};
+use web_time::Instant;
+
+/// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
+/// between its variables and the predicates, signatures, statistics and (optionally) the
+/// record of every strengthening. Problems with predicates are reported, never panicked on.
+pub fn abstract_program(program: &Program, predicates: &c_ir::PredicateSet, config: &AbstractionConfig) -> (Abstraction, Vec<Diagnostic>) {
+    let start = Instant::now();
+    let mut translator = Translator::new(program, config);
+    translator.collect_predicates(predicates);
+    translator.compute_signatures();
+    let mut procs = Vec::new();
+    for proc in program.proc_ids() {
+        if program.proc(proc).body.is_empty() {
+            continue;
+        }
+        procs.push(translator.translate_procedure(proc));
+    }
+    let globals = translator.global_vars.iter().map(|&i| boolprog::VarDecl::new(translator.variables[i].name.clone())).collect();
+    translator.statistics.micros = start.elapsed().as_micros() as u64;
+    let abstraction = Abstraction {
+        program: boolprog::Program { globals, procs },
+        variables: translator.variables,
+        signatures: translator.signatures,
+        calls: translator.calls,
+        statistics: translator.statistics,
+        lattices: translator.lattices,
+    };
+    (abstraction, translator.diagnostics)
+}
+
+/// What a procedure may change, transitively through its callees.
+#[derive(Clone, Debug, Default)]
+struct ModSummary {
+    globals: HashSet<VarId>,
+    /// Writes through pointers (or unknown effects).
+    writes_memory: bool,
+    /// Calls something without a body: every global may change.
+    havocs_globals: bool,
+}
+
+struct Translator<'a> {
+    program: &'a Program,
+    config: &'a AbstractionConfig,
+    alias: Box<dyn MayAlias + 'a>,
+    address_taken: logic::TypeBasedMayAlias,
+    solver: Solver,
+    variables: Vec<BooleanVariable>,
+    global_vars: Vec<usize>,
+    local_vars: Vec<Vec<usize>>,
+    signatures: Vec<Signature>,
+    summaries: Vec<ModSummary>,
+    statistics: Statistics,
+    lattices: Vec<LatticeRecord>,
+    calls: Vec<CallAbstraction>,
+    diagnostics: Vec<Diagnostic>,
+    fresh_counter: u32,
+}
+
+/// The boolean variables a strengthening may use and what each one means.
+struct CubeVariables {
+    names: Vec<String>,
+    interpretations: Vec<Expr>,
+}
+
+impl<'a> Translator<'a> {
+    fn new(program: &'a Program, config: &'a AbstractionConfig) -> Translator<'a> {
+        let alias: Box<dyn MayAlias + 'a> = if config.points_to {
+            Box::new(points_to::PointsTo::analyze(program))
+        } else {
+            Box::new(logic::TypeBasedMayAlias::new(program))
+        };
+        Translator {
+            program,
+            config,
+            alias,
+            address_taken: logic::TypeBasedMayAlias::new(program),
+            solver: Solver::new(program, &config.solver),
+            variables: Vec::new(),
+            global_vars: Vec::new(),
+            local_vars: vec![Vec::new(); program.procs.len()],
+            signatures: Vec::new(),
+            summaries: Vec::new(),
+            statistics: Statistics::default(),
+            lattices: Vec::new(),
+            calls: Vec::new(),
+            diagnostics: Vec::new(),
+            fresh_counter: 0,
+        }
+    }
+
+    fn text(&self, e: &Expr) -> String {
+        c_ir::display_expr(self.program, e)
+    }
+
+    fn var_kind(&self, v: VarId) -> Option<VarKind> {
+        self.program.vars.get(v.0 as usize).map(|var| var.kind)
+    }
+
+    // ---------------------------------------------------------------- predicates
+
+    fn collect_predicates(&mut self, predicates: &c_ir::PredicateSet) {
+        for pred in &predicates.global {
+            let Some(pred) = self.check_predicate(pred, None) else { continue };
+            self.add_variable(pred, PredicateScope::Global, false);
+        }
+        for (proc, list) in &predicates.local {
+            if proc.0 as usize >= self.program.procs.len() {
+                self.diagnostics.push(Diagnostic::error(diagnostics::Span::default(), format!("predicates for unknown procedure #{}", proc.0)));
+                continue;
+            }
+            for pred in list {
+                let Some(pred) = self.check_predicate(pred, Some(*proc)) else { continue };
+                self.add_variable(pred, PredicateScope::Procedure(*proc), false);
+            }
+        }
+        // Binding predicates `f == 'f` for every symbolic constant used (polymorphic §4.4.1).
+        for proc in self.program.proc_ids() {
+            let mut needed: Vec<(VarId, VarId)> = Vec::new();
+            for &i in &self.local_vars[proc.0 as usize] {
+                for v in self.variables[i].predicate.vars() {
+                    if let Some(VarKind::SymbolicConst { of, .. }) = self.var_kind(v) {
+                        if !needed.contains(&(of, v)) {
+                            needed.push((of, v));
+                        }
+                    }
+                }
+            }
+            for (formal, constant) in needed {
+                let f = Expr::var(formal, self.program.var(formal).ty.clone());
+                let c = Expr::var(constant, self.program.var(constant).ty.clone());
+                let forward = Expr::eq(f.clone(), c.clone());
+                let backward = Expr::eq(c, f);
+                let present = self.local_vars[proc.0 as usize].iter().any(|&i| {
+                    let p = &self.variables[i].predicate;
+                    *p == forward || *p == backward
+                });
+                if !present {
+                    self.add_variable(forward, PredicateScope::Procedure(proc), true);
+                }
+            }
+        }
+    }
+
+    fn check_predicate(&mut self, pred: &Expr, proc: Option<ProcId>) -> Option<Expr> {
+        let pred = if pred.ty == Type::Bool {
+            pred.clone()
+        } else if pred.ty.is_scalar() {
+            Expr::binary(BinaryOp::Ne, pred.clone(), Expr::int(0, pred.ty.clone()))
+        } else {
+            self.diagnostics.push(Diagnostic::error(diagnostics::Span::default(), format!("predicate `{}` is not a condition", self.text(pred))));
+            return None;
+        };
+        for v in pred.vars() {
+            let Some(kind) = self.var_kind(v) else {
+                self.diagnostics.push(Diagnostic::error(diagnostics::Span::default(), "predicate mentions an unknown variable"));
+                return None;
+            };
+            let ok = match (kind, proc) {
+                (VarKind::Global, _) => true,
+                (other, Some(p)) => other.proc() == Some(p),
+                (_, None) => false,
+            };
+            if !ok {
+                let scope = match proc {
+                    Some(p) => format!("procedure `{}`", self.program.proc(p).name),
+                    None => "the global predicates".to_string(),
+                };
+                self.diagnostics.push(Diagnostic::error(
+                    diagnostics::Span::default(),
+                    format!("predicate `{}` mentions `{}`, which is not visible in {scope}", self.text(&pred), self.program.var(v).name),
+                ));
+                return None;
+            }
+        }
+        Some(pred)
+    }
+
+    fn add_variable(&mut self, pred: Expr, scope: PredicateScope, is_binding: bool) {
+        let visible: Vec<usize> = match scope {
+            PredicateScope::Global => self.global_vars.clone(),
+            PredicateScope::Procedure(p) => self.global_vars.iter().chain(self.local_vars[p.0 as usize].iter()).copied().collect(),
+        };
+        if visible.iter().any(|&i| self.variables[i].predicate == pred) {
+            return;
+        }
+        let text = self.text(&pred);
+        let mut name = boolprog::predicate_name(&text);
+        let mut suffix = 2;
+        while visible.iter().any(|&i| self.variables[i].name == name) || self.variables.iter().any(|v| v.name == name && v.scope == scope) {
+            name = boolprog::predicate_name(&format!("{text} #{suffix}"));
+            suffix += 1;
+        }
+        let index = self.variables.len();
+        self.variables.push(BooleanVariable { name, scope, predicate: pred, text, is_formal: false, is_returned: false, is_binding });
+        match scope {
+            PredicateScope::Global => self.global_vars.push(index),
+            PredicateScope::Procedure(p) => self.local_vars[p.0 as usize].push(index),
+        }
+    }
+
+    // ---------------------------------------------------------------- signatures
+
+    fn modified_formals(&self, proc: ProcId) -> HashSet<VarId> {
+        let mut out = HashSet::new();
+        let pr = self.program.proc(proc);
+        for stmt in &pr.body {
+            let lhs = match &stmt.kind {
+                StmtKind::Assign { lhs, .. } | StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => Some(lhs),
+                StmtKind::Call { lhs: Some(lhs), .. } => Some(lhs),
+                _ => None,
+            };
+            if let Some(root) = lhs.and_then(logic::alias::root_var) {
+                out.insert(root);
+            }
+        }
+        for &f in &pr.formals {
+            if self.address_taken.is_address_taken(f) {
+                out.insert(f);
+            }
+        }
+        out
+    }
+
+    /// The variables standing for the returned value at the return statement: the returned
+    /// variable, and `w` when the lowering wrote `ret = w; return ret;` with nothing jumping
+    /// between the copy and the return (so `w == ret` holds at the return).
+    fn return_vars(&self, proc: ProcId) -> Vec<VarId> {
+        let pr = self.program.proc(proc);
+        let n = pr.body.len();
+        let returned = match pr.body.last().map(|s| &s.kind) {
+            Some(StmtKind::Return { value: Some(Expr { kind: ExprKind::Var(v), .. }) }) => Some(*v),
+            Some(StmtKind::Return { value: Some(_) }) => pr.ret_var,
+            _ => None,
+        };
+        let Some(r) = returned else { return Vec::new() };
+        let mut out = vec![r];
+        if n >= 2 {
+            let jumped_to = pr.body.iter().any(|s| matches!(&s.kind, StmtKind::Goto { targets } if targets.contains(&(n as u32 - 1))));
+            if let StmtKind::Assign { lhs, rhs } = &pr.body[n - 2].kind {
+                if let (ExprKind::Var(l), ExprKind::Var(w)) = (&lhs.kind, &rhs.kind) {
+                    let w_ok = matches!(self.var_kind(*w), Some(VarKind::Local(_) | VarKind::Formal(..) | VarKind::Temp(_)))
+                        && !self.address_taken.is_address_taken(*w);
+                    if *l == r && !jumped_to && w_ok && lhs.ty == rhs.ty {
+                        out.push(*w);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn compute_signatures(&mut self) {
+        let entry = self.program.entry.or_else(|| self.program.proc_by_name("main"));
+        for proc in self.program.proc_ids() {
+            let pr = self.program.proc(proc);
+            let has_body = !pr.body.is_empty();
+            let returns = self.return_vars(proc);
+            let r = returns.first().copied();
+            let modified = self.modified_formals(proc);
+            let mut formal_predicates = Vec::new();
+            let mut return_predicates = Vec::new();
+            for &i in &self.local_vars[proc.0 as usize] {
+                let pred = &self.variables[i].predicate;
+                let vars = pred.vars();
+                let kinds: Vec<(VarId, VarKind)> = vars.iter().filter_map(|&v| Some((v, self.var_kind(v)?))).collect();
+                let is_local = |k: &VarKind| matches!(k, VarKind::Local(_) | VarKind::Temp(_) | VarKind::Return(_));
+                let mentions_local = kinds.iter().any(|(_, k)| is_local(k));
+                let mentions_constant = kinds.iter().any(|(_, k)| matches!(k, VarKind::SymbolicConst { .. }));
+                let mentions_formal = kinds.iter().any(|(_, k)| matches!(k, VarKind::Formal(..)));
+                let mentions_global = kinds.iter().any(|(_, k)| matches!(k, VarKind::Global));
+                // E_f (C2BP §4.5.2 / polymorphic §4.4.1): no locals, no symbolic constants.
+                let is_formal = Some(proc) != entry && !mentions_local && !mentions_constant && (mentions_formal || mentions_global);
+                // E_r: about r or symbolic constants, otherwise only globals, constants and
+                // unmodified formals; or a formal predicate about globals or `*formal`.
+                let others_ok = kinds.iter().all(|(v, k)| {
+                    returns.contains(v)
+                        || matches!(k, VarKind::Global | VarKind::SymbolicConst { .. })
+                        || (matches!(k, VarKind::Formal(..)) && !modified.contains(v))
+                });
+                let mentions_r = returns.iter().any(|r| vars.contains(r));
+                let derefs_formal = logic::drfs(pred).iter().any(|p| {
+                    p.vars().iter().any(|v| matches!(self.var_kind(*v), Some(VarKind::Formal(..))))
+                });
+                let is_returned = others_ok && ((mentions_r || mentions_constant) || (is_formal && (mentions_global || derefs_formal)));
+                if is_formal {
+                    formal_predicates.push(i);
+                }
+                if is_returned {
+                    return_predicates.push(i);
+                }
+            }
+            for &i in &formal_predicates {
+                self.variables[i].is_formal = true;
+            }
+            for &i in &return_predicates {
+                self.variables[i].is_returned = true;
+            }
+            self.signatures.push(Signature { proc, formal_predicates, return_predicates, return_vars: returns, has_body });
+        }
+        self.compute_mod_summaries();
+    }
+
+    fn compute_mod_summaries(&mut self) {
+        let n = self.program.procs.len();
+        let mut summaries = vec![ModSummary::default(); n];
+        let mut callees: Vec<Vec<ProcId>> = vec![Vec::new(); n];
+        for proc in self.program.proc_ids() {
+            let pr = self.program.proc(proc);
+            let s = &mut summaries[proc.0 as usize];
+            if pr.body.is_empty() {
+                s.writes_memory = true;
+                s.havocs_globals = true;
+            }
+            for stmt in &pr.body {
+                let lhs = match &stmt.kind {
+                    StmtKind::Assign { lhs, .. } | StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => Some(lhs),
+                    StmtKind::Call { lhs, callee, .. } => {
+                        callees[proc.0 as usize].push(*callee);
+                        lhs.as_ref()
+                    }
+                    StmtKind::Free { .. } => {
+                        s.writes_memory = true;
+                        None
+                    }
+                    _ => None,
+                };
+                if let Some(lhs) = lhs {
+                    match logic::alias::root_var(lhs) {
+                        Some(v) if matches!(self.var_kind(v), Some(VarKind::Global)) => {
+                            s.globals.insert(v);
+                        }
+                        Some(_) => {}
+                        None => s.writes_memory = true,
+                    }
+                }
+            }
+        }
+        loop {
+            let mut changed = false;
+            for p in 0..n {
+                for &c in &callees[p].clone() {
+                    let Some(callee) = summaries.get(c.0 as usize).cloned() else { continue };
+                    let s = &mut summaries[p];
+                    if callee.writes_memory && !s.writes_memory {
+                        s.writes_memory = true;
+                        changed = true;
+                    }
+                    if callee.havocs_globals && !s.havocs_globals {
+                        s.havocs_globals = true;
+                        changed = true;
+                    }
+                    for g in callee.globals {
+                        changed |= s.globals.insert(g);
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        self.summaries = summaries;
+    }
+
+    // ---------------------------------------------------------------- strengthening
+
+    fn visible(&self, proc: ProcId) -> Vec<usize> {
+        self.global_vars.iter().chain(self.local_vars[proc.0 as usize].iter()).copied().collect()
+    }
+
+    fn cube_variables(&self, indices: &[usize]) -> CubeVariables {
+        CubeVariables {
+            names: indices.iter().map(|&i| self.variables[i].name.clone()).collect(),
+            interpretations: indices.iter().map(|&i| self.variables[i].predicate.clone()).collect(),
+        }
+    }
+
+    fn settings(&self, goal_only: bool) -> StrengthenSettings {
+        let mut s = StrengthenSettings::new(self.config.max_cube_length, self.config.record_lattices);
+        s.enumeration_limit = self.config.enumeration_limit;
+        s.goal_only = goal_only;
+        s
+    }
+
+    /// `F(ψ)` and `F(¬ψ)` over `vars`.
+    fn strengthen(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables) -> (Dnf, Dnf) {
+        self.statistics.strengthenings += 1;
+        let goal = logic::simplify(goal);
+        let shortcut = if goal.is_true() {
+            Some((Dnf::truth(), Dnf::falsity()))
+        } else if goal.is_false() {
+            Some((Dnf::falsity(), Dnf::truth()))
+        } else {
+            let negated = logic::simplify(&logic::negate(&goal));
+            vars.interpretations.iter().enumerate().find_map(|(i, interp)| {
+                let interp = logic::simplify(interp);
+                if interp == goal {
+                    Some((Dnf::literal(Literal::new(i as u32, true)), Dnf::literal(Literal::new(i as u32, false))))
+                } else if interp == negated {
+                    Some((Dnf::literal(Literal::new(i as u32, false)), Dnf::literal(Literal::new(i as u32, true))))
+                } else {
+                    None
+                }
+            })
+        };
+        let cone: Vec<u32> = logic::cone_of_influence(&goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
+        let was_shortcut = shortcut.is_some();
+        let result = match shortcut {
+            Some((pos, neg)) => {
+                self.statistics.shortcuts += 1;
+                let mut result = Strengthening { goal: pos, negated_goal: neg, counters: Default::default(), lattice: Vec::new(), exact: None };
+                if self.config.record_lattices && goal.as_const().is_none() {
+                    // The lattice view still shows the cubes (not counted in the statistics);
+                    // the result stays the syntactic one (equal modulo consistency).
+                    let shown = self.run_strategy(&goal, vars, &cone);
+                    result.lattice = shown.lattice;
+                    result.exact = shown.exact;
+                }
+                result
+            }
+            None => self.run_strategy(&goal, vars, &cone),
+        };
+        self.account(at, target, &goal, vars, &cone, was_shortcut, &result);
+        (result.goal, result.negated_goal)
+    }
+
+    fn run_strategy(&mut self, goal: &Expr, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
+        let settings = self.settings(false);
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal };
+        match self.config.strategy {
+            Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
+            Strategy::Exact => strengthen::exact_strengthen(cone, &mut oracle, &settings),
+        }
+    }
+
+    fn account(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables, cone: &[u32], shortcut: bool, result: &Strengthening) {
+        self.statistics.prover_calls += result.counters.solver_calls;
+        self.statistics.cache_hits += result.counters.cache_hits;
+        self.statistics.cubes_visited += result.counters.cubes_visited;
+        if self.config.record_lattices {
+            let outside_cone = (0..vars.names.len() as u32).filter(|i| !cone.contains(i)).collect();
+            self.lattices.push(LatticeRecord {
+                at,
+                target: target.to_string(),
+                goal: self.text(goal),
+                strategy: self.config.strategy,
+                variables: vars.names.clone(),
+                cone: cone.to_vec(),
+                outside_cone,
+                goal_result: boolprog::print_expr_bebop(&dnf_expr(&result.goal, &vars.names)),
+                negated_goal_result: boolprog::print_expr_bebop(&dnf_expr(&result.negated_goal, &vars.names)),
+                goal_formula: result.goal.clone(),
+                negated_goal_formula: result.negated_goal.clone(),
+                shortcut,
+                lattice: result.lattice.clone(),
+                exact: result.exact.clone(),
+                counters: result.counters,
+            });
+        }
+    }
+
+    /// `choose(F(ψ), F(¬ψ))`, simplified.
+    fn choose_for(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables) -> BExpr {
+        let (pos, neg) = self.strengthen(at, target, goal, vars);
+        choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names))
+    }
+
+    /// `θ = ¬F(false)` over the predicates visible in `proc`, one cone component at a time.
+    fn enforce_for(&mut self, proc: ProcId) -> Option<BExpr> {
+        let visible = self.visible(proc);
+        if visible.is_empty() {
+            return None;
+        }
+        let vars = self.cube_variables(&visible);
+        let at = StmtRef { proc, index: 0 };
+        // connected components of "shares a symbol"
+        let n = visible.len();
+        let mut component: Vec<usize> = (0..n).collect();
+        for i in 0..n {
+            for j in 0..i {
+                if logic::shares_symbols(&vars.interpretations[i], &vars.interpretations[j]) {
+                    let (a, b) = (find(&mut component, i), find(&mut component, j));
+                    component[a] = b;
+                }
+            }
+        }
+        let mut groups: HashMap<usize, Vec<u32>> = HashMap::new();
+        for i in 0..n {
+            let root = find(&mut component, i);
+            groups.entry(root).or_default().push(i as u32);
+        }
+        let mut groups: Vec<Vec<u32>> = groups.into_values().collect();
+        groups.sort();
+        let mut cubes = Vec::new();
+        let falsity = Expr::bool(false);
+        let truth = Expr::bool(true);
+        for cone in groups {
+            self.statistics.strengthenings += 1;
+            let settings = self.settings(true);
+            let result = match self.config.strategy {
+                Strategy::Lattice => {
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity };
+                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
+                }
+                Strategy::Exact => {
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth };
+                    strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
+                }
+            };
+            self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
+            cubes.extend(result.goal.cubes);
+        }
+        if cubes.is_empty() {
+            return None;
+        }
+        Some(negate_dnf(&Dnf { cubes }, &vars.names))
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    fn translate_procedure(&mut self, proc: ProcId) -> boolprog::Procedure {
+        let pr = self.program.proc(proc);
+        let signature = self.signatures[proc.0 as usize].clone();
+        let mut bp = boolprog::Procedure::new(pr.name.clone());
+        bp.span = pr.span;
+        bp.formals = signature.formal_predicates.iter().map(|&i| self.variables[i].name.clone()).collect();
+        bp.locals = self.local_vars[proc.0 as usize]
+            .iter()
+            .filter(|&&i| !signature.formal_predicates.contains(&i))
+            .map(|&i| self.variables[i].name.clone())
+            .collect();
+        bp.returns = signature.return_predicates.len();
+        if self.config.enforce {
+            bp.enforce = self.enforce_for(proc);
+        }
+        // labels for every goto target
+        let mut labels: Vec<Option<String>> = pr.body.iter().map(|s| s.label.clone()).collect();
+        let existing: HashSet<String> = labels.iter().flatten().cloned().collect();
+        for stmt in &pr.body {
+            if let StmtKind::Goto { targets } = &stmt.kind {
+                for &t in targets {
+                    if let Some(slot) = labels.get_mut(t as usize) {
+                        if slot.is_none() {
+                            let mut name = format!("L{t}");
+                            while existing.contains(&name) {
+                                name.push('_');
+                            }
+                            *slot = Some(name);
+                        }
+                    }
+                }
+            }
+        }
+        let mut temporaries: Vec<String> = Vec::new();
+        let mut body = Vec::new();
+        for index in 0..pr.body.len() {
+            self.statistics.statements += 1;
+            let at = StmtRef { proc, index: index as u32 };
+            let mut stmts = self.translate_statement(at, &labels, &mut temporaries);
+            if stmts.is_empty() {
+                stmts.push(boolprog::Stmt::skip());
+            }
+            let origin = boolprog::Origin { proc: proc.0, index: index as u32 };
+            let span = pr.body[index].span;
+            for s in stmts.iter_mut() {
+                s.origin = Some(origin);
+                s.span = span;
+            }
+            if let Some(label) = &labels[index] {
+                stmts[0].label = Some(label.clone());
+            }
+            body.extend(stmts);
+        }
+        for t in temporaries {
+            if !bp.locals.contains(&t) {
+                bp.locals.push(t);
+            }
+        }
+        bp.body = body;
+        bp
+    }
+
+    fn translate_statement(&mut self, at: StmtRef, labels: &[Option<String>], temporaries: &mut Vec<String>) -> Vec<boolprog::Stmt> {
+        let pr = self.program.proc(at.proc);
+        let stmt = &pr.body[at.index as usize];
+        match &stmt.kind {
+            StmtKind::Skip | StmtKind::Free { .. } => vec![boolprog::Stmt::skip()],
+            StmtKind::Assign { lhs, rhs } => self.translate_update(at, lhs, &Update::Assign(rhs.clone())),
+            StmtKind::Havoc { lhs } => {
+                let fresh = self.fresh(&lhs.ty, "havoc");
+                self.translate_update(at, lhs, &Update::Havoc(fresh))
+            }
+            StmtKind::Malloc { lhs, .. } => {
+                let fresh = self.fresh(&lhs.ty, "malloc");
+                self.translate_update(at, lhs, &Update::Malloc(fresh))
+            }
+            StmtKind::Assume { cond } => {
+                if cond.is_false() {
+                    return vec![boolprog::Stmt::assume(BExpr::ff())];
+                }
+                let vars = self.cube_variables(&self.visible(at.proc));
+                let (_, negated) = self.strengthen(at, "assume", cond, &vars);
+                vec![boolprog::Stmt::assume(negate_dnf(&negated, &vars.names))]
+            }
+            StmtKind::Goto { targets } => {
+                let names = targets.iter().filter_map(|&t| labels.get(t as usize).cloned().flatten()).collect();
+                vec![boolprog::Stmt::goto(names)]
+            }
+            StmtKind::Return { .. } => {
+                let signature = &self.signatures[at.proc.0 as usize];
+                let values = signature.return_predicates.iter().map(|&i| BExpr::var(self.variables[i].name.clone())).collect();
+                vec![boolprog::Stmt::ret(values)]
+            }
+            StmtKind::Error => vec![boolprog::Stmt::assert(BExpr::ff())],
+            StmtKind::Call { lhs, callee, args } => self.translate_call(at, lhs.as_ref(), *callee, args, temporaries),
+        }
+    }
+
+    fn fresh(&mut self, ty: &Type, what: &str) -> Expr {
+        self.fresh_counter += 1;
+        logic::fresh_symbol(&format!("{what}{}", self.fresh_counter), ty)
+    }
+
+    /// The parallel assignment abstracting `lhs = rhs` (or `havoc`/`malloc`): only predicates
+    /// whose weakest precondition differs from themselves are updated (C2BP §5.2).
+    fn translate_update(&mut self, at: StmtRef, lhs: &Expr, update: &Update) -> Vec<boolprog::Stmt> {
+        let visible = self.visible(at.proc);
+        let vars = self.cube_variables(&visible);
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (k, &i) in visible.iter().enumerate() {
+            let phi = self.variables[i].predicate.clone();
+            let value_expr = match update {
+                Update::Assign(rhs) => rhs.clone(),
+                Update::Havoc(fresh) | Update::Malloc(fresh) => fresh.clone(),
+            };
+            let unsimplified = logic::wp_assign_unsimplified(self.program, self.alias.as_ref(), lhs, &value_expr, &phi);
+            if unsimplified == phi {
+                continue;
+            }
+            let wp = match update {
+                Update::Assign(rhs) => logic::wp_assign(self.program, self.alias.as_ref(), lhs, rhs, &phi),
+                Update::Havoc(fresh) => logic::wp_havoc(self.program, self.alias.as_ref(), lhs, &phi, fresh),
+                Update::Malloc(fresh) => logic::wp_malloc(self.program, self.alias.as_ref(), lhs, &phi, fresh),
+            };
+            let name = vars.names[k].clone();
+            let value = self.choose_for(at, &name, &wp, &vars);
+            names.push(name);
+            values.push(value);
+        }
+        if names.is_empty() {
+            vec![boolprog::Stmt::skip()]
+        } else {
+            vec![boolprog::Stmt::assign(names, values)]
+        }
+    }
+
+    /// Whether the location `l` of the caller may be changed by a call to `callee` (polymorphic §5.4).
+    fn possibly_affected(&self, l: &Expr, callee: ProcId) -> bool {
+        let Some(summary) = self.summaries.get(callee.0 as usize) else { return true };
+        match logic::alias::root_var(l) {
+            Some(v) => match self.var_kind(v) {
+                Some(VarKind::Global) => {
+                    summary.havocs_globals
+                        || summary.globals.contains(&v)
+                        || (summary.writes_memory && self.address_taken.is_address_taken(v))
+                }
+                _ => summary.writes_memory && self.address_taken.is_address_taken(v),
+            },
+            None => {
+                summary.writes_memory
+                    || summary.havocs_globals
+                    || summary.globals.iter().any(|&g| self.alias.may_alias(l, &Expr::var(g, self.program.var(g).ty.clone())))
+            }
+        }
+    }
+
+    /// `orig(e)`: `e` with every location the call may change replaced by a fresh symbol for its
+    /// value before the call.
+    fn orig(&self, e: &Expr, callee: ProcId, originals: &mut Vec<(Expr, Expr)>) -> Expr {
+        logic::map_expr(e, &mut |sub| {
+            if !sub.is_lvalue() || !sub.ty.is_scalar() || !self.possibly_affected(sub, callee) {
+                return None;
+            }
+            if let Some((_, o)) = originals.iter().find(|(l, _)| l == sub) {
+                return Some(o.clone());
+            }
+            let name = match &sub.kind {
+                ExprKind::Var(v) => format!("{}_o", self.program.var(*v).name),
+                _ => format!("o{}", originals.len() + 1),
+            };
+            let o = logic::fresh_symbol(&name, &sub.ty);
+            originals.push((sub.clone(), o.clone()));
+            Some(o)
+        })
+    }
+
+    fn translate_call(&mut self, at: StmtRef, lhs: Option<&Expr>, callee: ProcId, args: &[Expr], temporaries: &mut Vec<String>) -> Vec<boolprog::Stmt> {
+        let mut out = Vec::new();
+        let Some(signature) = self.signatures.get(callee.0 as usize).cloned() else {
+            return vec![boolprog::Stmt::skip()];
+        };
+        let callee_proc = self.program.proc(callee);
+        let formals = callee_proc.formals.clone();
+        let actual_of = |f: VarId| -> Option<Expr> {
+            let k = formals.iter().position(|&x| x == f)?;
+            let a = args.get(k)?;
+            Some(Expr::cast(a.clone(), self_ty(self.program, f)))
+        };
+        let caller_visible = self.visible(at.proc);
+        let caller_vars = self.cube_variables(&caller_visible);
+        let mut record = CallAbstraction { at, parameters: Vec::new(), returns: Vec::new(), updated: Vec::new() };
+
+        // 1. actual parameters for the formal predicates E_f
+        let mut prm_names = Vec::new();
+        let mut prm_values = Vec::new();
+        if signature.has_body {
+            for (k, &i) in signature.formal_predicates.iter().enumerate() {
+                let e = self.variables[i].predicate.clone();
+                let translated = logic::map_expr(&e, &mut |sub| match sub.kind {
+                    ExprKind::Var(v) => actual_of(v),
+                    _ => None,
+                });
+                let name = format!("prm{}", k + 1);
+                let value = self.choose_for(at, &name, &translated, &caller_vars);
+                record.parameters.push((name.clone(), self.text(&translated)));
+                prm_names.push(name);
+                prm_values.push(value);
+            }
+        }
+        if !prm_names.is_empty() {
+            out.push(boolprog::Stmt::assign(prm_names.clone(), prm_values));
+        }
+
+        // 2. the call, receiving the return predicates E_r
+        let vret = match lhs {
+            Some(l) => self.fresh(&l.ty, "vret"),
+            None => self.fresh(&callee_proc.ret_ty, "vret"),
+        };
+        let returns = signature.return_vars.clone();
+        let mut originals: Vec<(Expr, Expr)> = Vec::new();
+        let mut ret_names = Vec::new();
+        let mut ret_interpretations = Vec::new();
+        if signature.has_body {
+            for (k, &i) in signature.return_predicates.iter().enumerate() {
+                let e = self.variables[i].predicate.clone();
+                let gamma = logic::map_expr(&e, &mut |sub| match sub.kind {
+                    ExprKind::Var(v) if returns.contains(&v) => Some(Expr::cast(vret.clone(), sub.ty.clone())),
+                    ExprKind::Var(v) => match self.var_kind(v) {
+                        Some(VarKind::SymbolicConst { of, .. }) => actual_of(of).map(|a| self.orig(&a, callee, &mut originals)),
+                        Some(VarKind::Formal(..)) => actual_of(v).map(|a| self.orig(&a, callee, &mut originals)),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                let gamma = logic::simplify(&gamma);
+                let name = format!("ret{}", k + 1);
+                record.returns.push((name.clone(), self.text(&gamma)));
+                ret_names.push(name);
+                ret_interpretations.push(gamma);
+            }
+            let args: Vec<BExpr> = prm_names.iter().map(|n| BExpr::var(n.clone())).collect();
+            out.push(boolprog::Stmt::call(ret_names.clone(), callee_proc.name.clone(), args));
+        }
+        for n in prm_names.iter().chain(ret_names.iter()) {
+            if !temporaries.contains(n) {
+                temporaries.push(n.clone());
+            }
+        }
+
+        // 3. update the caller's predicates E_u through Ê (polymorphic (3)/(4))
+        let mut hat_names = Vec::new();
+        let mut hat_interpretations = Vec::new();
+        let mut updates: Vec<(usize, Expr)> = Vec::new();
+        for (k, &i) in caller_visible.iter().enumerate() {
+            let phi = self.variables[i].predicate.clone();
+            hat_names.push(caller_vars.names[k].clone());
+            // Global predicates are kept up to date by the callee's abstraction; a callee
+            // without a body has none, so they are updated here like the caller's own.
+            if self.variables[i].scope == PredicateScope::Global && signature.has_body {
+                hat_interpretations.push(phi);
+                continue;
+            }
+            let original = self.orig(&phi, callee, &mut originals);
+            let goal_changed = match lhs {
+                Some(l) => logic::wp_assign_unsimplified(self.program, self.alias.as_ref(), l, &vret, &phi) != phi,
+                None => false,
+            };
+            if original != phi || goal_changed {
+                let goal = match lhs {
+                    Some(l) => logic::wp_assign(self.program, self.alias.as_ref(), l, &vret, &phi),
+                    None => phi.clone(),
+                };
+                updates.push((k, goal));
+            }
+            hat_interpretations.push(original);
+        }
+        hat_names.extend(ret_names.iter().cloned());
+        hat_interpretations.extend(ret_interpretations);
+        let hat = CubeVariables { names: hat_names, interpretations: hat_interpretations };
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (k, goal) in updates {
+            let name = caller_vars.names[k].clone();
+            let value = self.choose_for(at, &name, &goal, &hat);
+            record.updated.push(name.clone());
+            names.push(name);
+            values.push(value);
+        }
+        if !names.is_empty() {
+            out.push(boolprog::Stmt::assign(names, values));
+        }
+        self.calls.push(record);
+        if out.is_empty() {
+            out.push(boolprog::Stmt::skip());
+        }
+        out
+    }
+}
+
+fn self_ty(program: &Program, v: VarId) -> Type {
+    program.var(v).ty.clone()
+}
+
+enum Update {
+    Assign(Expr),
+    Havoc(Expr),
+    Malloc(Expr),
+}
+
+fn find(parent: &mut [usize], mut i: usize) -> usize {
+    while parent[i] != i {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    i
+}
+
+fn literal_expr(l: &Literal, names: &[String]) -> BExpr {
+    let v = BExpr::var(names.get(l.predicate as usize).cloned().unwrap_or_else(|| format!("b{}", l.predicate)));
+    if l.positive {
+        v
+    } else {
+        BExpr::not(v)
+    }
+}
+
+/// A disjunction of cubes as a boolean expression.
+pub(crate) fn dnf_expr(dnf: &Dnf, names: &[String]) -> BExpr {
+    BExpr::or_all(dnf.cubes.iter().map(|c| BExpr::and_all(c.iter().map(|l| literal_expr(l, names)))))
+}
+
+/// `¬dnf` as a conjunction of negated cubes, a negated cube `l1 && .. && ln` printed as
+/// `l1 && .. => !ln` (the shape of C2BP §4.4's `assume({x==0} ==> {*p<=0})`).
+pub(crate) fn negate_dnf(dnf: &Dnf, names: &[String]) -> BExpr {
+    BExpr::and_all(dnf.cubes.iter().map(|c| {
+        if c.is_empty() {
+            return BExpr::ff();
+        }
+        if c.len() == 1 {
+            return literal_expr(&c[0].negated(), names);
+        }
+        // conclude with a negative literal of the cube (printed positively) when there is one
+        let pick = c.iter().rposition(|l| !l.positive).unwrap_or(c.len() - 1);
+        let premises = c.iter().enumerate().filter(|(i, _)| *i != pick).map(|(_, l)| literal_expr(l, names));
+        BExpr::implies(BExpr::and_all(premises), literal_expr(&c[pick].negated(), names))
+    }))
+}
+
+/// `choose(pos, neg)` with the obvious simplifications.
+pub(crate) fn choose_expr(pos: BExpr, neg: BExpr) -> BExpr {
+    match (&pos, &neg) {
+        (BExpr::Const(true), _) => BExpr::tt(),
+        (BExpr::Const(false), BExpr::Const(true)) => BExpr::ff(),
+        (BExpr::Const(false), BExpr::Const(false)) => BExpr::unknown(),
+        _ if BExpr::not(pos.clone()) == neg => pos,
+        _ => BExpr::choose(pos, neg),
+    }
+}

@@ -1,0 +1,43 @@
+//! The C2BP Table 2 benchmark programs lower, abstract with the exact strategy, and (for the
+//! smaller ones) agree with the lattice strategy; the exact strategy needs fewer solver calls.
+
+use crate::support::assert_strategies_agree;
+use abstraction::bench::{format_table, measure, programs, BenchProgram};
+use c_ir::{PredicateSet, Program};
+
+fn lower(p: &BenchProgram) -> (Program, PredicateSet) {
+    let (program, diags) = c_front::lower(p.source, &format!("{}.c", p.name), &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.name);
+    let program = program.expect("lowered");
+    let (set, diags) = c_front::parse_predicates(&program, p.predicates);
+    assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.name);
+    (program, set)
+}
+
+#[test]
+fn benchmark_programs_abstract_and_strategies_agree() {
+    for p in programs() {
+        let (program, set) = lower(&p);
+        assert!(!set.is_empty(), "{}", p.name);
+        if p.name == "reverse" {
+            // 7 aliasing pointer predicates: the lattice takes minutes; see `cargo run --example bench`
+            let config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
+            let (a, diags) = abstraction::abstract_program(&program, &set, &config);
+            assert!(!diagnostics::has_errors(&diags));
+            assert!(a.statistics.prover_calls > 0);
+            continue;
+        }
+        let (lattice, exact) = assert_strategies_agree(&program, &set);
+        assert!(exact.statistics.prover_calls <= lattice.statistics.prover_calls, "{}", p.name);
+    }
+}
+
+#[test]
+fn benchmark_table_has_two_rows_per_program() {
+    let p = programs().into_iter().find(|p| p.name == "qsort").expect("qsort");
+    let (program, set) = lower(&p);
+    let rows = measure(p.name, p.lines(), &program, &set);
+    assert_eq!(rows.len(), 2);
+    let table = format_table(&rows);
+    assert!(table.contains("qsort") && table.contains("lattice") && table.contains("exact"), "{table}");
+}

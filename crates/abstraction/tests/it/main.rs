@@ -1,0 +1,8 @@
+//! Integration tests of the abstraction: hand-built IR, the seeds' figures (golden files under
+//! `tests/abstraction/`), lattice/exact equivalence, soundness against the interpreter.
+
+mod handmade;
+mod soundness;
+mod support;
+mod figures;
+mod bench;

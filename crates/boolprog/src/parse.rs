@@ -1,0 +1,734 @@
+//! The parser for both boolean-program syntaxes (Bebop/Moped `begin ... end` and C-like braces), mixed freely; never panics, reports diagnostics.
+
+use diagnostics::{Diagnostic, Span};
+
+use crate::{Expr, Procedure, Program, Stmt, StmtKind, VarDecl};
+
+const KEYWORDS: &[&str] = &[
+    "decl", "bool", "void", "begin", "end", "if", "then", "else", "elsif", "fi", "while", "do", "od", "skip", "goto",
+    "return", "assume", "assert", "call", "enforce", "choose", "schoose", "unknown", "true", "false",
+];
+
+/// True for the reserved words of either syntax.
+pub(crate) fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    Ident(String),
+    Number(String),
+    Punct(&'static str),
+    Eof,
+}
+
+#[derive(Clone, Debug)]
+struct Token {
+    tok: Tok,
+    span: Span,
+}
+
+const PUNCTS: &[&str] = &[
+    ":=", "==", "!=", "=>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ";", ":", "=", "!", "~", "&", "|", "^", "<",
+    ">", "*",
+];
+
+fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut i = 0usize;
+    let mut out = Vec::new();
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if text[i..].starts_with("//") || c == b'#' {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            continue;
+        }
+        if text[i..].starts_with("/*") {
+            match text[i + 2..].find("*/") {
+                Some(end) => i = i + 2 + end + 2,
+                None => {
+                    diags.push(Diagnostic::error(Span::new(i as u32, text.len() as u32), "unterminated comment"));
+                    i = bytes.len();
+                }
+            }
+            continue;
+        }
+        let start = i;
+        if c == b'{' {
+            // `{text}` is a predicate identifier when the text up to the next `}` is non-empty
+            // and has no `;`, `{`, newline or comment; otherwise `{` opens a block.
+            if let Some(close) = text[i + 1..].find('}') {
+                let inner = &text[i + 1..i + 1 + close];
+                if !inner.trim().is_empty()
+                    && !inner.contains([';', '{', '\n', '\r'])
+                    && !inner.contains("//")
+                    && !inner.contains("/*")
+                {
+                    let end = i + 1 + close + 1;
+                    out.push(Token { tok: Tok::Ident(text[i..end].to_string()), span: Span::new(i as u32, end as u32) });
+                    i = end;
+                    continue;
+                }
+            }
+        }
+        if c.is_ascii_alphabetic() || c == b'_' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            out.push(Token { tok: Tok::Ident(text[start..i].to_string()), span: Span::new(start as u32, i as u32) });
+            continue;
+        }
+        if c.is_ascii_digit() {
+            while i < bytes.len() && bytes[i].is_ascii_digit() {
+                i += 1;
+            }
+            out.push(Token { tok: Tok::Number(text[start..i].to_string()), span: Span::new(start as u32, i as u32) });
+            continue;
+        }
+        if let Some(p) = PUNCTS.iter().find(|p| text[i..].starts_with(**p)) {
+            i += p.len();
+            out.push(Token { tok: Tok::Punct(p), span: Span::new(start as u32, i as u32) });
+            continue;
+        }
+        let ch_len = text[i..].chars().next().map(char::len_utf8).unwrap_or(1);
+        diags.push(Diagnostic::error(
+            Span::new(i as u32, (i + ch_len) as u32),
+            format!("unexpected character `{}`", &text[i..i + ch_len]),
+        ));
+        i += ch_len;
+    }
+    out.push(Token { tok: Tok::Eof, span: Span::at(text.len() as u32) });
+    out
+}
+
+struct Parser {
+    toks: Vec<Token>,
+    pos: usize,
+    diags: Vec<Diagnostic>,
+    depth: u32,
+}
+
+const MAX_DEPTH: u32 = 256;
+
+/// Parses a boolean program in either syntax. Always returns a program (possibly partial);
+/// syntax errors and validation problems (see [`crate::validate`]) come back as diagnostics.
+pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
+    let (program, mut diags) = parse_syntax(text);
+    if !diagnostics::has_errors(&diags) {
+        diags.extend(crate::validate(&program));
+    }
+    (program, diags)
+}
+
+/// Parses without validating: only syntax errors are reported.
+pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let toks = lex(text, &mut diags);
+    let mut p = Parser { toks, pos: 0, diags, depth: 0 };
+    let program = p.program();
+    (program, p.diags)
+}
+
+type PResult<T> = Result<T, ()>;
+
+impl Parser {
+    fn peek(&self) -> &Tok {
+        &self.toks[self.pos].tok
+    }
+    fn peek_at(&self, n: usize) -> &Tok {
+        &self.toks[(self.pos + n).min(self.toks.len() - 1)].tok
+    }
+    fn span(&self) -> Span {
+        self.toks[self.pos].span
+    }
+    fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1)].span
+    }
+    fn bump(&mut self) -> Token {
+        let t = self.toks[self.pos].clone();
+        if self.pos + 1 < self.toks.len() {
+            self.pos += 1;
+        }
+        t
+    }
+    fn is_punct(&self, p: &str) -> bool {
+        matches!(self.peek(), Tok::Punct(q) if *q == p)
+    }
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Tok::Ident(s) if s == w)
+    }
+    fn eat_punct(&mut self, p: &str) -> bool {
+        if self.is_punct(p) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn eat_word(&mut self, w: &str) -> bool {
+        if self.is_word(w) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    fn describe(&self) -> String {
+        match self.peek() {
+            Tok::Ident(s) => format!("`{s}`"),
+            Tok::Number(s) => format!("`{s}`"),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "end of input".to_string(),
+        }
+    }
+    fn error_expected(&mut self, what: &str) {
+        let msg = format!("expected {what}, found {}", self.describe());
+        self.diags.push(Diagnostic::error(self.span(), msg));
+    }
+    fn expect_punct(&mut self, p: &str) -> PResult<()> {
+        if self.eat_punct(p) {
+            Ok(())
+        } else {
+            self.error_expected(&format!("`{p}`"));
+            Err(())
+        }
+    }
+    fn expect_word(&mut self, w: &str) -> PResult<()> {
+        if self.eat_word(w) {
+            Ok(())
+        } else {
+            self.error_expected(&format!("`{w}`"));
+            Err(())
+        }
+    }
+    /// A variable or label name: identifier or `{predicate}`, not a keyword.
+    fn name(&mut self) -> PResult<(String, Span)> {
+        match self.peek().clone() {
+            Tok::Ident(s) if !is_keyword(&s) => {
+                let t = self.bump();
+                Ok((s, t.span))
+            }
+            _ => {
+                self.error_expected("a name");
+                Err(())
+            }
+        }
+    }
+    fn names(&mut self) -> PResult<Vec<(String, Span)>> {
+        let mut out = vec![self.name()?];
+        while self.eat_punct(",") {
+            out.push(self.name()?);
+        }
+        Ok(out)
+    }
+
+    fn program(&mut self) -> Program {
+        let mut program = Program::default();
+        loop {
+            match self.peek().clone() {
+                Tok::Eof => break,
+                Tok::Ident(w) if w == "decl" || (w == "bool" && self.is_global_bool_decl()) => {
+                    self.bump();
+                    match self.names() {
+                        Ok(names) => {
+                            program.globals.extend(names.into_iter().map(|(name, span)| VarDecl { name, span }));
+                            if self.expect_punct(";").is_err() {
+                                self.recover_top();
+                            }
+                        }
+                        Err(()) => self.recover_top(),
+                    }
+                }
+                Tok::Punct(";") => {
+                    self.bump();
+                }
+                _ => {
+                    let before = self.pos;
+                    match self.procedure() {
+                        Ok(proc) => program.procs.push(proc),
+                        Err(()) => {
+                            if self.pos == before {
+                                self.bump();
+                            }
+                            self.recover_top();
+                        }
+                    }
+                }
+            }
+        }
+        program
+    }
+
+    /// After `bool`: a declaration `bool a, b;` rather than a procedure header `bool f(` / `bool<2>`.
+    fn is_global_bool_decl(&self) -> bool {
+        matches!(self.peek_at(1), Tok::Ident(_)) && !matches!(self.peek_at(2), Tok::Punct("("))
+    }
+
+    /// Skips to a plausible start of the next top-level item.
+    fn recover_top(&mut self) {
+        loop {
+            match self.peek() {
+                Tok::Eof => return,
+                Tok::Ident(w) if w == "decl" || w == "void" || w == "bool" => return,
+                Tok::Ident(w) if w == "end" => {
+                    self.bump();
+                    return;
+                }
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn procedure(&mut self) -> PResult<Procedure> {
+        let start = self.span();
+        let mut returns = 0usize;
+        if self.eat_word("void") {
+        } else if self.eat_word("bool") {
+            returns = 1;
+            if self.eat_punct("<") {
+                match self.bump().tok {
+                    Tok::Number(n) => match n.parse::<usize>() {
+                        Ok(v) if v <= 64 => returns = v,
+                        _ => {
+                            self.diags.push(Diagnostic::error(self.prev_span(), "too many return values"));
+                            return Err(());
+                        }
+                    },
+                    _ => {
+                        self.diags.push(Diagnostic::error(self.prev_span(), "expected the number of returned values"));
+                        return Err(());
+                    }
+                }
+                self.expect_punct(">")?;
+            }
+        }
+        let (name, _) = self.name()?;
+        self.expect_punct("(")?;
+        let mut formals = Vec::new();
+        if !self.is_punct(")") {
+            loop {
+                self.eat_word("bool");
+                formals.push(self.name()?.0);
+                if !self.eat_punct(",") {
+                    break;
+                }
+            }
+        }
+        self.expect_punct(")")?;
+        let mut proc = Procedure::new(name);
+        proc.returns = returns;
+        proc.formals = formals;
+        let closer = if self.eat_word("begin") {
+            "end"
+        } else if self.eat_punct("{") {
+            "}"
+        } else {
+            self.error_expected("`begin` or `{`");
+            return Err(());
+        };
+        // Declarations and enforce, in any order before the first statement.
+        loop {
+            if self.is_word("decl") || (self.is_word("bool") && matches!(self.peek_at(1), Tok::Ident(_))) {
+                self.bump();
+                let names = self.names()?;
+                proc.locals.extend(names.into_iter().map(|(n, _)| n));
+                self.expect_punct(";")?;
+            } else if self.eat_word("enforce") {
+                let e = self.expr()?;
+                self.expect_punct(";")?;
+                proc.enforce = Some(match proc.enforce.take() {
+                    Some(old) => Expr::and(old, e),
+                    None => e,
+                });
+            } else {
+                break;
+            }
+        }
+        proc.body = self.sequence(&[closer]);
+        if closer == "end" {
+            self.expect_word("end")?;
+        } else {
+            self.expect_punct("}")?;
+        }
+        proc.span = start.cover(self.prev_span());
+        Ok(proc)
+    }
+
+    fn at_terminator(&self, terminators: &[&str]) -> bool {
+        match self.peek() {
+            Tok::Eof => true,
+            Tok::Ident(w) => terminators.contains(&w.as_str()),
+            Tok::Punct(p) => terminators.contains(p),
+            Tok::Number(_) => false,
+        }
+    }
+
+    /// Statements up to (not including) one of `terminators`.
+    fn sequence(&mut self, terminators: &[&str]) -> Vec<Stmt> {
+        let mut out = Vec::new();
+        while !self.at_terminator(terminators) {
+            let before = self.pos;
+            match self.statement(&mut out) {
+                Ok(()) => {}
+                Err(()) => {
+                    self.recover_stmt(terminators);
+                    if self.pos == before {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Skips past the next `;` (or up to a terminator / block keyword).
+    fn recover_stmt(&mut self, terminators: &[&str]) {
+        loop {
+            if self.at_terminator(terminators) {
+                return;
+            }
+            if self.eat_punct(";") {
+                return;
+            }
+            match self.peek() {
+                Tok::Ident(w) if matches!(w.as_str(), "fi" | "od" | "end" | "else" | "elsif") => return,
+                _ => {
+                    self.bump();
+                }
+            }
+        }
+    }
+
+    fn statement(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        let start = self.span();
+        let mut label = None;
+        if let (Tok::Ident(w), Tok::Punct(":")) = (self.peek().clone(), self.peek_at(1).clone()) {
+            if !is_keyword(&w) {
+                self.bump();
+                self.bump();
+                label = Some(w);
+            }
+        }
+        if self.eat_punct(";") {
+            if label.is_some() {
+                out.push(Stmt { kind: StmtKind::Skip, label, origin: None, span: start.cover(self.prev_span()) });
+            }
+            return Ok(());
+        }
+        if self.is_punct("{") {
+            // A nested C block: its statements are spliced into the enclosing sequence.
+            self.bump();
+            let mut inner = self.sequence(&["}"]);
+            self.expect_punct("}")?;
+            if let Some(l) = label {
+                if inner.is_empty() {
+                    inner.push(Stmt::skip().with_span(start));
+                }
+                if inner[0].label.is_some() {
+                    inner.insert(0, Stmt::skip().with_span(start));
+                }
+                inner[0].label = Some(l);
+            }
+            out.extend(inner);
+            return Ok(());
+        }
+        let kind = self.statement_kind()?;
+        out.push(Stmt { kind, label, origin: None, span: start.cover(self.prev_span()) });
+        Ok(())
+    }
+
+    fn statement_kind(&mut self) -> PResult<StmtKind> {
+        let word = match self.peek().clone() {
+            Tok::Ident(w) => w,
+            _ => {
+                self.error_expected("a statement");
+                return Err(());
+            }
+        };
+        match word.as_str() {
+            "skip" => {
+                self.bump();
+                self.expect_punct(";")?;
+                Ok(StmtKind::Skip)
+            }
+            "goto" => {
+                self.bump();
+                let targets = self.names()?.into_iter().map(|(n, _)| n).collect();
+                self.expect_punct(";")?;
+                Ok(StmtKind::Goto(targets))
+            }
+            "return" => {
+                self.bump();
+                let values = if self.is_punct(";") { Vec::new() } else { self.exprs()? };
+                self.expect_punct(";")?;
+                Ok(StmtKind::Return(values))
+            }
+            "assume" | "assert" => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_punct(";")?;
+                Ok(if word == "assume" { StmtKind::Assume(e) } else { StmtKind::Assert(e) })
+            }
+            "if" => {
+                self.bump();
+                self.if_rest()
+            }
+            "while" => {
+                self.bump();
+                let cond = self.expr()?;
+                let body = if self.eat_word("do") {
+                    let body = self.sequence(&["od"]);
+                    self.expect_word("od")?;
+                    body
+                } else {
+                    self.block()?
+                };
+                Ok(StmtKind::While { cond, body })
+            }
+            "call" => {
+                self.bump();
+                let (callee, _) = self.name()?;
+                let args = self.call_args()?;
+                self.expect_punct(";")?;
+                Ok(StmtKind::Call { lhs: Vec::new(), callee, args })
+            }
+            _ if is_keyword(&word) => {
+                self.error_expected("a statement");
+                Err(())
+            }
+            _ => {
+                if matches!(self.peek_at(1), Tok::Punct("(")) {
+                    let (callee, _) = self.name()?;
+                    let args = self.call_args()?;
+                    self.expect_punct(";")?;
+                    return Ok(StmtKind::Call { lhs: Vec::new(), callee, args });
+                }
+                let lhs: Vec<String> = self.names()?.into_iter().map(|(n, _)| n).collect();
+                if !self.eat_punct(":=") && !self.eat_punct("=") {
+                    self.error_expected("`:=`");
+                    return Err(());
+                }
+                if let (Tok::Ident(w), Tok::Punct("(")) = (self.peek().clone(), self.peek_at(1).clone()) {
+                    if !is_keyword(&w) {
+                        let (callee, _) = self.name()?;
+                        let args = self.call_args()?;
+                        self.expect_punct(";")?;
+                        return Ok(StmtKind::Call { lhs, callee, args });
+                    }
+                }
+                let rhs = self.exprs()?;
+                self.expect_punct(";")?;
+                Ok(StmtKind::Assign { lhs, rhs })
+            }
+        }
+    }
+
+    /// After `if`: condition, then Bebop `then ... [elsif/else ...] fi` or C blocks.
+    fn if_rest(&mut self) -> PResult<StmtKind> {
+        let cond = self.expr()?;
+        if self.eat_word("then") {
+            let then_branch = self.sequence(&["else", "elsif", "fi"]);
+            let else_branch = if self.eat_word("elsif") {
+                let start = self.prev_span();
+                let kind = self.if_rest()?;
+                // The nested `if_rest` consumed the shared `fi`.
+                return Ok(StmtKind::If {
+                    cond,
+                    then_branch,
+                    else_branch: vec![Stmt { kind, label: None, origin: None, span: start.cover(self.prev_span()) }],
+                });
+            } else if self.eat_word("else") {
+                self.sequence(&["fi"])
+            } else {
+                Vec::new()
+            };
+            self.expect_word("fi")?;
+            Ok(StmtKind::If { cond, then_branch, else_branch })
+        } else {
+            let then_branch = self.block()?;
+            let else_branch = if self.eat_word("else") {
+                if self.is_word("if") {
+                    let start = self.span();
+                    self.bump();
+                    let kind = self.if_rest()?;
+                    vec![Stmt { kind, label: None, origin: None, span: start.cover(self.prev_span()) }]
+                } else {
+                    self.block()?
+                }
+            } else {
+                Vec::new()
+            };
+            Ok(StmtKind::If { cond, then_branch, else_branch })
+        }
+    }
+
+    fn block(&mut self) -> PResult<Vec<Stmt>> {
+        self.expect_punct("{")?;
+        let body = self.sequence(&["}"]);
+        self.expect_punct("}")?;
+        Ok(body)
+    }
+
+    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.expect_punct("(")?;
+        let args = if self.is_punct(")") { Vec::new() } else { self.exprs()? };
+        self.expect_punct(")")?;
+        Ok(args)
+    }
+
+    fn exprs(&mut self) -> PResult<Vec<Expr>> {
+        let mut out = vec![self.expr()?];
+        while self.eat_punct(",") {
+            out.push(self.expr()?);
+        }
+        Ok(out)
+    }
+
+    fn expr(&mut self) -> PResult<Expr> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            self.diags.push(Diagnostic::error(self.span(), "expression nested too deeply"));
+            self.depth -= 1;
+            return Err(());
+        }
+        let r = self.implies();
+        self.depth -= 1;
+        r
+    }
+
+    fn implies(&mut self) -> PResult<Expr> {
+        let left = self.or()?;
+        if self.eat_punct("=>") {
+            let right = self.expr()?;
+            return Ok(Expr::Implies(Box::new(left), Box::new(right)));
+        }
+        Ok(left)
+    }
+
+    fn or(&mut self) -> PResult<Expr> {
+        let mut left = self.and()?;
+        while self.eat_punct("|") || self.eat_punct("||") {
+            let right = self.and()?;
+            left = Expr::Or(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> PResult<Expr> {
+        let mut left = self.equality()?;
+        while self.eat_punct("&") || self.eat_punct("&&") {
+            let right = self.equality()?;
+            left = Expr::And(Box::new(left), Box::new(right));
+        }
+        Ok(left)
+    }
+
+    fn equality(&mut self) -> PResult<Expr> {
+        let mut left = self.unary()?;
+        loop {
+            if self.eat_punct("=") || self.eat_punct("==") {
+                let right = self.unary()?;
+                left = Expr::Eq(Box::new(left), Box::new(right));
+            } else if self.eat_punct("!=") || self.eat_punct("^") {
+                let right = self.unary()?;
+                left = Expr::Xor(Box::new(left), Box::new(right));
+            } else {
+                return Ok(left);
+            }
+        }
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        if self.eat_punct("!") || self.eat_punct("~") {
+            self.depth += 1;
+            if self.depth > MAX_DEPTH {
+                self.diags.push(Diagnostic::error(self.span(), "expression nested too deeply"));
+                self.depth -= 1;
+                return Err(());
+            }
+            let inner = self.unary();
+            self.depth -= 1;
+            return Ok(Expr::Not(Box::new(inner?)));
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        match self.peek().clone() {
+            Tok::Punct("(") => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect_punct(")")?;
+                Ok(e)
+            }
+            Tok::Punct("*") => {
+                self.bump();
+                Ok(Expr::Nondet)
+            }
+            Tok::Number(n) => {
+                self.bump();
+                match n.as_str() {
+                    "0" => Ok(Expr::Const(false)),
+                    "1" => Ok(Expr::Const(true)),
+                    _ => {
+                        self.diags.push(Diagnostic::error(self.prev_span(), "boolean constants are 0 and 1"));
+                        Err(())
+                    }
+                }
+            }
+            Tok::Ident(w) => match w.as_str() {
+                "true" => {
+                    self.bump();
+                    Ok(Expr::Const(true))
+                }
+                "false" => {
+                    self.bump();
+                    Ok(Expr::Const(false))
+                }
+                "unknown" => {
+                    self.bump();
+                    self.expect_punct("(")?;
+                    self.expect_punct(")")?;
+                    Ok(Expr::Nondet)
+                }
+                "choose" | "schoose" => {
+                    self.bump();
+                    let (open, close) = if w == "schoose" && self.is_punct("[") { ("[", "]") } else { ("(", ")") };
+                    self.expect_punct(open)?;
+                    let pos = self.expr()?;
+                    self.expect_punct(",")?;
+                    let neg = self.expr()?;
+                    self.expect_punct(close)?;
+                    Ok(Expr::Choose(Box::new(pos), Box::new(neg)))
+                }
+                _ if is_keyword(&w) => {
+                    self.error_expected("an expression");
+                    Err(())
+                }
+                _ => {
+                    self.bump();
+                    if self.is_punct("(") {
+                        self.diags.push(
+                            Diagnostic::error(self.prev_span(), format!("call of `{w}` inside an expression"))
+                                .with_help("calls are statements: `x := f(...);`"),
+                        );
+                        return Err(());
+                    }
+                    Ok(Expr::Var(w))
+                }
+            },
+            _ => {
+                self.error_expected("an expression");
+                Err(())
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Syntax errors with line:column, validation of names, arities, labels; origins survive printing.
+
+use boolprog::{parse, print_bebop, Expr, Origin, Procedure, Program, Stmt, StmtId};
+use diagnostics::{render_all, LineIndex};
+
+fn messages(text: &str) -> Vec<String> {
+    let (_, diags) = parse(text);
+    let index = LineIndex::new(text);
+    diags.iter().map(|d| format!("{}: {}", index.line_col(d.span.start), d.message)).collect()
+}
+
+#[test]
+fn syntax_errors_have_positions() {
+    let text = "void main()\nbegin\n  x := ;\n  skip;\nend\n";
+    let m = messages(text);
+    assert_eq!(m, vec!["3:8: expected an expression, found `;`".to_string()]);
+    let shown = render_all(&parse(text).1, "t.bp", text);
+    assert!(shown.contains("t.bp:3:8: error"), "{shown}");
+}
+
+#[test]
+fn parser_recovers_and_reports_several_errors() {
+    let text = "void main() begin\n  skip\n  a := 1 +;\n  skip;\nend\nvoid g() begin skip; end\n";
+    let (program, diags) = parse(text);
+    assert!(diags.len() >= 2, "{diags:?}");
+    assert_eq!(program.procs.len(), 2);
+}
+
+#[test]
+fn validation_finds_undeclared_arity_labels_and_gotos() {
+    let text = "\
+decl g;
+bool<2> f(x)
+begin
+  return x;
+end
+void main()
+begin
+  decl a, b;
+  L: a := h;
+  L: skip;
+  a, b := f(a, b);
+  a := f(g);
+  c();
+  goto M;
+  a, a := 0, 1;
+  a := 1, 0;
+end
+";
+    let m = messages(text);
+    let expected = [
+        "4:3: `f` returns 2 values but this return gives 1",
+        "9:3: undeclared variable `h`",
+        "10:3: label `L` defined twice in `main`",
+        "11:3: `f` takes 1 arguments but 2 were given",
+        "12:3: `f` returns 2 values but 1 are assigned",
+        "13:3: call of unknown procedure `c`",
+        "14:3: goto to unknown label `M` in `main`",
+        "15:3: `a` assigned twice in one parallel assignment",
+        "16:3: 1 variables assigned but 2 values given",
+    ];
+    for e in expected {
+        assert!(m.iter().any(|x| x == e), "missing `{e}` in {m:#?}");
+    }
+    assert_eq!(m.len(), expected.len(), "{m:#?}");
+}
+
+#[test]
+fn dialect_keywords_parse() {
+    let text = "\
+decl a, b;
+void main()
+begin
+  enforce !(a & b);
+  a := schoose[b, !b];
+  b := unknown();
+  call main();
+  if (a) then skip; elsif (b) then skip; else skip; fi
+  a, b := choose(1, 0), T_var;
+end
+";
+    let (program, diags) = parse(text);
+    assert_eq!(diags.len(), 1, "{diags:?}"); // only T_var is undeclared
+    assert!(program.procs[0].enforce.is_some());
+    assert_eq!(program.procs[0].body.len(), 5);
+}
+
+#[test]
+fn origins_are_reported_per_printed_line() {
+    let mut proc = Procedure::new("main");
+    proc.body = vec![
+        Stmt::skip().with_origin(Origin { proc: 0, index: 3 }),
+        Stmt::if_then_else(Expr::Nondet, vec![Stmt::assume(Expr::tt()).with_origin(Origin { proc: 0, index: 4 })], vec![]),
+    ];
+    let program = Program { globals: vec![], procs: vec![proc] };
+    let printed = print_bebop(&program);
+    assert_eq!(printed.text, "void main()\nbegin\n  skip;\n  if (*) then\n    assume(1);\n  fi\nend\n");
+    let lines: Vec<(u32, u32, Option<Origin>)> = printed.lines.iter().map(|l| (l.line, l.stmt.0, l.origin)).collect();
+    assert_eq!(
+        lines,
+        vec![(3, 0, Some(Origin { proc: 0, index: 3 })), (4, 1, None), (5, 2, Some(Origin { proc: 0, index: 4 }))]
+    );
+    assert_eq!(printed.line_of(boolprog::ProcId(0), StmtId(2)), Some(5));
+}
+
+#[test]
+fn predicate_names_are_sanitised() {
+    assert_eq!(boolprog::predicate_name("x < 5"), "{x < 5}");
+    assert_eq!(boolprog::predicate_name("a{b}; c"), "{a(b), c}");
+    assert!(boolprog::is_valid_variable_name("{x<5}"));
+    assert!(!boolprog::is_valid_variable_name("if"));
+    assert!(!boolprog::is_valid_variable_name("{}"));
+}
+
+#[test]
+fn promela_export_refuses_recursion() {
+    let (program, _) = parse("void main() begin main(); end");
+    assert!(boolprog::promela::export(&program).is_err());
+    let (program, _) = parse("decl a; void main() begin a := *; assert(a); end");
+    let text = boolprog::promela::export(&program).unwrap();
+    assert!(text.contains("assert(!(!b0))"), "{text}");
+}

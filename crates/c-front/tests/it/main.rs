@@ -1,0 +1,11 @@
+//! Integration tests of the C front end and the IR interpreter: golden IR of the seed papers'
+//! examples, predicate files, lowering semantics checked by running the interpreter, agreement
+//! with gcc, malformed input, and the SV-COMP benchmark files.
+
+mod benchmarks;
+mod gcc;
+mod lowering;
+mod malformed;
+mod predicates;
+mod seeds;
+mod support;

@@ -1,0 +1,102 @@
+//! SAFE verdicts' invariants: the model checker's reachable states at procedure entries and loop
+//! heads, read back as C predicates over the final predicate set.
+
+use c_ir::{display_expr, Expr, Program, StmtKind, StmtRef};
+use diagnostics::Span;
+
+/// Which kind of program point an invariant describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InvariantPoint {
+    ProcedureEntry,
+    LoopHead,
+}
+
+/// An invariant at one C statement (holds every time execution reaches it, before it runs).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramPointInvariant {
+    pub at: StmtRef,
+    pub point: InvariantPoint,
+    pub span: Span,
+    /// 1-based source line (0 when unknown).
+    pub line: u32,
+    pub formula: Expr,
+    pub text: String,
+}
+
+/// The procedure entries and loop heads (targets of backward jumps) of `program`.
+pub fn invariant_points(program: &Program) -> Vec<(StmtRef, InvariantPoint)> {
+    let mut out = Vec::new();
+    for proc_id in program.proc_ids() {
+        let proc = program.proc(proc_id);
+        if proc.body.is_empty() {
+            continue;
+        }
+        out.push((StmtRef { proc: proc_id, index: 0 }, InvariantPoint::ProcedureEntry));
+        let mut heads: Vec<u32> = Vec::new();
+        for (i, stmt) in proc.body.iter().enumerate() {
+            if let StmtKind::Goto { targets } = &stmt.kind {
+                for &t in targets {
+                    if t as usize <= i && !heads.contains(&t) {
+                        heads.push(t);
+                    }
+                }
+            }
+        }
+        heads.sort_unstable();
+        for h in heads {
+            if h != 0 {
+                out.push((StmtRef { proc: proc_id, index: h }, InvariantPoint::LoopHead));
+            }
+        }
+    }
+    out
+}
+
+/// The invariant before `at`: the model checker's states before the first boolean statement
+/// coming from `at` (or from the next C statement that has one, along fall-through and
+/// single-target jumps), as a C formula.
+pub fn invariant_at(program: &Program, abs: &abstraction::Abstraction, mc: &model_check::Outcome, at: StmtRef) -> Option<Expr> {
+    let proc = program.proc(at.proc);
+    let mut index = at.index;
+    let mut seen = Vec::new();
+    loop {
+        let found = mc.invariants.iter().find(|inv| inv.origin.is_some_and(|o| o.proc == at.proc.0 && o.index == index));
+        if let Some(inv) = found {
+            return Some(cubes_to_expr(abs, at.proc, &inv.cubes));
+        }
+        seen.push(index);
+        let succ = proc.successors(index);
+        match succ.as_slice() {
+            [next] if !seen.contains(next) && !matches!(proc.body[index as usize].kind, StmtKind::Assume { .. } | StmtKind::Call { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. } | StmtKind::Malloc { .. }) => index = *next,
+            _ => return None,
+        }
+    }
+}
+
+fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Vec<model_check::Literal>]) -> Expr {
+    let in_scope = abs.variables_in_scope(proc);
+    let mut disjuncts = Vec::new();
+    for cube in cubes {
+        let mut conjuncts = Vec::new();
+        for lit in cube {
+            // literals over helper variables (prm/ret temporaries) are dropped: a weaker invariant
+            if let Some(var) = in_scope.iter().find(|v| v.name == lit.var) {
+                conjuncts.push(if lit.value { var.predicate.clone() } else { Expr::not(var.predicate.clone()) });
+            }
+        }
+        disjuncts.push(logic::conjunction(&conjuncts));
+    }
+    logic::disjunction(&disjuncts)
+}
+
+/// The invariants at every entry and loop head that the model checker reported.
+pub fn program_point_invariants(program: &Program, abs: &abstraction::Abstraction, mc: &model_check::Outcome) -> Vec<ProgramPointInvariant> {
+    let mut out = Vec::new();
+    for (at, point) in invariant_points(program) {
+        if let Some(formula) = invariant_at(program, abs, mc, at) {
+            let text = display_expr(program, &formula);
+            out.push(ProgramPointInvariant { at, point, span: program.stmt(at).span, line: 0, formula, text });
+        }
+    }
+    out
+}

@@ -1,0 +1,82 @@
+//! Replaying a feasible path's inputs on the concrete interpreter: UNSAFE is reported only when
+//! the interpreter reaches the error location with them.
+
+use crate::{Counterexample, CounterexampleStep};
+use c_ir::interp::{run_observed, Limits, Outcome};
+use c_ir::{display_stmt, Program, StmtKind};
+
+/// Statements a replay may execute before giving up.
+pub const REPLAY_STEP_LIMIT: u64 = 2_000_000;
+
+/// Runs `program` with `inputs` as the values of its environment reads (in order; 0 once they
+/// run out) and returns the concrete trace if the run ends in an error statement.
+pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexample, String> {
+    let mut next = 0usize;
+    let mut feed = |_: &c_ir::Type| -> i128 {
+        let v = inputs.get(next).copied().unwrap_or(0);
+        next += 1;
+        v
+    };
+    let mut steps: Vec<CounterexampleStep> = Vec::new();
+    let mut observe = |at: c_ir::StmtRef, state: &c_ir::interp::State| {
+        let proc = program.proc(at.proc);
+        let stmt = &proc.body[at.index as usize];
+        if matches!(stmt.kind, StmtKind::Goto { .. } | StmtKind::Skip) {
+            return;
+        }
+        let mut values = Vec::new();
+        let mut seen = Vec::new();
+        logic::locations::for_each_stmt_expr(&stmt.kind, &mut |e: &c_ir::Expr| {
+            for v in e.vars() {
+                if seen.contains(&v) {
+                    continue;
+                }
+                seen.push(v);
+                let var = program.var(v);
+                if !var.ty.is_scalar() {
+                    continue;
+                }
+                if let Some(x) = state.eval(&c_ir::Expr::var(v, var.ty.clone())) {
+                    values.push((var.source_name.clone(), x));
+                }
+            }
+        });
+        steps.push(CounterexampleStep { at, span: stmt.span, line: 0, statement: display_stmt(program, proc, stmt), values });
+    };
+    let result = run_observed(program, &mut feed, &Limits::new(REPLAY_STEP_LIMIT), &mut observe);
+    match result.outcome {
+        Outcome::ReachedError => Ok(Counterexample { steps, inputs: result.inputs }),
+        Outcome::Returned(_) => Err("the concrete run returned from the entry procedure".into()),
+        Outcome::AssumeFailed => Err("the concrete run was blocked by an assumption".into()),
+        Outcome::StepLimit => Err("the concrete run exceeded the step limit".into()),
+        Outcome::RuntimeError(message, _) => Err(format!("the concrete run failed: {message}")),
+    }
+}
+
+/// Runs `program` up to `runs` times with pseudo-random inputs (mostly small values, sometimes
+/// boundary values) and returns the first run that reaches an error statement, replayed into a
+/// counterexample. Stops early when `out_of_time` says so. Used as a cross-check before a SAFE
+/// verdict is reported.
+pub fn random_search_for_error(program: &Program, runs: u32, max_steps: u64, out_of_time: &dyn Fn() -> bool) -> Option<Counterexample> {
+    let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+    for _ in 0..runs {
+        if out_of_time() {
+            return None;
+        }
+        let mut feed = |_: &c_ir::Type| -> i128 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            match state % 8 {
+                0 => [0i128, 1, -1, i32::MAX as i128, i32::MIN as i128][((state >> 8) % 5) as usize],
+                1 => ((state >> 3) as i64) as i128,
+                _ => ((state >> 5) % 21) as i128 - 10,
+            }
+        };
+        let result = c_ir::interp::run(program, &mut feed, &Limits::new(max_steps));
+        if result.outcome == Outcome::ReachedError {
+            return replay_to_error(program, &result.inputs).ok();
+        }
+    }
+    None
+}

@@ -1,0 +1,223 @@
+//! End-to-end tests of the CEGAR loop on the seed examples and small programs of our own:
+//! verdicts, iteration counts, golden summaries (`tests/cegar/NAME.summary`), replay of
+//! counterexample inputs, and SAFE invariants checked on random concrete runs.
+
+use c_ir::interp::{run_observed, Limits};
+use c_ir::Program;
+use cegar::{check_source, CheckOutcome, Config, RefinementMethod, Verdict};
+
+fn source_of(name: &str) -> String {
+    let path = format!("{}/../../tests/cegar/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).expect("test program")
+}
+
+fn lower(name: &str) -> Program {
+    let (program, _) = c_front::lower(&source_of(name), name, &c_front::LowerOptions::default());
+    program.expect("lowered")
+}
+
+fn run(name: &str, method: RefinementMethod, max_iterations: u32) -> CheckOutcome {
+    let mut config = Config::default_for_cli();
+    config.refinement = method;
+    config.max_iterations = max_iterations;
+    run_with(name, &config)
+}
+
+fn run_with(name: &str, config: &Config) -> CheckOutcome {
+    let mut events = Vec::new();
+    let outcome = check_source(&source_of(name), name, config, &mut |e| events.push(e), &|| false);
+    assert!(!events.is_empty(), "progress events are reported");
+    assert_eq!(events.last().map(|e| e.phase), Some(cegar::Phase::Done));
+    outcome
+}
+
+/// A deterministic summary for golden files: verdict, predicates per iteration, reason.
+fn summary(name: &str, outcome: &CheckOutcome) -> String {
+    let program = lower(name);
+    let mut out = format!("{name}: {} after {} iterations\n", outcome.verdict.name(), outcome.iterations.len());
+    for it in &outcome.iterations {
+        let verdict = it.feasibility.as_ref().map(|f| format!("{} ({})", f.verdict, f.method.name())).unwrap_or_default();
+        out.push_str(&format!("iteration {}: {} predicates, {} {}\n", it.iteration, it.predicates_before.len(), it.model_check, verdict));
+        for p in &it.new_predicates {
+            let scope = p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into());
+            out.push_str(&format!("  + {scope}: {}\n", p.text));
+        }
+    }
+    if let Some(cex) = &outcome.counterexample {
+        out.push_str(&format!("counterexample: {} steps, inputs {:?}\n", cex.steps.len(), cex.inputs));
+    }
+    if let Some(r) = &outcome.reason {
+        out.push_str(&format!("reason: {r}\n"));
+    }
+    out
+}
+
+/// Simple deterministic pseudo-random numbers (xorshift).
+struct Random(u64);
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// Mostly small values, sometimes boundary or arbitrary ones.
+    fn value(&mut self) -> i128 {
+        match self.next() % 8 {
+            0 => [0i128, 1, -1, i32::MAX as i128, i32::MIN as i128][(self.next() % 5) as usize],
+            1 => (self.next() as i64) as i128,
+            _ => (self.next() % 21) as i128 - 10,
+        }
+    }
+}
+
+/// Runs the program `runs` times with random inputs and checks every SAFE invariant whenever
+/// execution reaches its statement; returns the number of checks made.
+fn check_invariants_on_random_runs(name: &str, outcome: &CheckOutcome, runs: u32) -> u64 {
+    assert_eq!(outcome.verdict, Verdict::Safe);
+    assert!(!outcome.invariants.is_empty(), "a SAFE verdict reports invariants");
+    let program = lower(name);
+    let mut random = Random(0x9E37_79B9_7F4A_7C15);
+    let mut checks = 0u64;
+    for _ in 0..runs {
+        let mut feed = |_: &c_ir::Type| random.value();
+        let mut violations = Vec::new();
+        let mut observe = |at: c_ir::StmtRef, state: &c_ir::interp::State| {
+            for inv in outcome.invariants.iter().filter(|i| i.at == at) {
+                if let Some(v) = state.eval(&inv.formula) {
+                    checks += 1;
+                    if v == 0 {
+                        violations.push(format!("line {}: {}", inv.line, inv.text));
+                    }
+                }
+            }
+        };
+        let result = run_observed(&program, &mut feed, &Limits::new(20_000), &mut observe);
+        assert_ne!(result.outcome, c_ir::interp::Outcome::ReachedError, "a SAFE program reached its error");
+        assert!(violations.is_empty(), "invariant violated: {violations:?}");
+    }
+    checks
+}
+
+fn assert_replays(name: &str, outcome: &CheckOutcome) {
+    let cex = outcome.counterexample.as_ref().expect("UNSAFE has a counterexample");
+    let program = lower(name);
+    let replayed = cegar::replay::replay_to_error(&program, &cex.inputs);
+    assert!(replayed.is_ok(), "{replayed:?}");
+    assert!(cex.steps.iter().all(|s| s.line > 0), "every step has a source line");
+}
+
+fn golden(name: &str, method: RefinementMethod, outcome: &CheckOutcome) {
+    let stem = name.trim_end_matches(".c");
+    let file = format!("{}/../../tests/cegar/{stem}.{}.summary", env!("CARGO_MANIFEST_DIR"), method.name());
+    expect_test::expect_file![file].assert_eq(&summary(name, outcome));
+}
+
+#[test]
+fn testdev_is_unsafe_through_two_opens_in_about_three_iterations() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("testdev.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+        assert!((2..=4).contains(&outcome.iterations.len()), "{} iterations", outcome.iterations.len());
+        assert_replays("testdev.c", &outcome);
+        // the error path opens the device twice (labels A and B) before the release at D
+        let program = lower("testdev.c");
+        let open = program.proc_by_name("testdev_open").expect("testdev_open");
+        let opens = outcome.counterexample.as_ref().unwrap().steps.iter().filter(|s| s.at.proc == open && s.at.index == 0).count();
+        assert_eq!(opens, 2);
+        golden("testdev.c", method, &outcome);
+    }
+}
+
+#[test]
+fn testdev_fixed_is_safe_in_a_few_iterations_with_invariants() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("testdev_fixed.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+        assert!(outcome.iterations.len() <= 8, "{} iterations", outcome.iterations.len());
+        assert!(check_invariants_on_random_runs("testdev_fixed.c", &outcome, 200) > 0);
+        golden("testdev_fixed.c", method, &outcome);
+    }
+}
+
+#[test]
+fn loop_with_small_bound_is_unsafe_after_about_k_plus_one_iterations() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("loop_k3.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+        assert!((2..=5).contains(&outcome.iterations.len()), "{} iterations", outcome.iterations.len());
+        assert_replays("loop_k3.c", &outcome);
+        golden("loop_k3.c", method, &outcome);
+    }
+}
+
+#[test]
+fn loop_with_large_bound_stops_at_the_iteration_bound() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        // the loop alone, without the random concrete runs that would find the (reachable) error
+        let mut config = Config::default_for_cli();
+        config.refinement = method;
+        config.max_iterations = 8;
+        config.safe_cross_check_runs = 0;
+        let outcome = run_with("loop_k1000.c", &config);
+        assert_eq!(outcome.verdict, Verdict::Unknown);
+        assert_eq!(outcome.iterations.len(), 8);
+        assert!(outcome.reason.as_deref().unwrap_or("").contains("iteration bound"), "{:?}", outcome.reason);
+        // every refinement made progress: one or more new predicates per iteration
+        assert!(outcome.iterations.iter().all(|it| !it.new_predicates.is_empty()));
+    }
+}
+
+#[test]
+fn loop_with_holding_check_is_safe_and_invariants_hold() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("loop_safe.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+        assert!(check_invariants_on_random_runs("loop_safe.c", &outcome, 100) > 0);
+        golden("loop_safe.c", method, &outcome);
+    }
+}
+
+#[test]
+fn input_dependent_bug_is_found_with_replayable_inputs() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("nondet_unsafe.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+        assert_replays("nondet_unsafe.c", &outcome);
+        let inputs = &outcome.counterexample.as_ref().unwrap().inputs;
+        assert_eq!(inputs[0], 7);
+        assert!(inputs[1] > 7);
+    }
+}
+
+#[test]
+fn lock_discipline_is_safe_and_invariants_hold_on_random_runs() {
+    let outcome = run("nondet_safe.c", RefinementMethod::Wp, 20);
+    assert!(check_invariants_on_random_runs("nondet_safe.c", &outcome, 2000) > 1000);
+}
+
+#[test]
+fn return_value_relation_uses_symbolic_constants() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("call_return_safe.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+        assert!(outcome.predicates.iter().any(|p| p.text.contains("'x")), "{:?}", outcome.predicates);
+        assert!(check_invariants_on_random_runs("call_return_safe.c", &outcome, 1000) > 0);
+        golden("call_return_safe.c", method, &outcome);
+    }
+}
+
+#[test]
+fn write_through_pointer_bug_is_found() {
+    let outcome = run("pointer_unsafe.c", RefinementMethod::Wp, 20);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+    assert_replays("pointer_unsafe.c", &outcome);
+}
+
+#[test]
+fn cancellation_stops_with_unknown() {
+    let config = Config::default_for_cli();
+    let outcome = check_source(&source_of("testdev.c"), "testdev.c", &config, &mut |_| {}, &|| true);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+    assert_eq!(outcome.reason.as_deref(), Some("cancelled"));
+}

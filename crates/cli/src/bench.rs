@@ -1,0 +1,211 @@
+//! `predabs bench`: run SV-COMP tasks (`.yml`, `unreach-call`) in child processes with a hard
+//! time limit, compare with the expected verdict and print a table and a summary line.
+
+use playground_api::RefineMethod;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// One SV-COMP task with an `unreach-call` property.
+pub struct Task {
+    pub yml: PathBuf,
+    pub input: PathBuf,
+    /// `Some(true)`: the error is unreachable (SAFE expected).
+    pub expected_safe: Option<bool>,
+    pub data_model: String,
+}
+
+/// Reads the few fields of an SV-COMP task definition we need (format 1.x/2.0).
+pub fn parse_task(yml: &Path) -> Option<Task> {
+    let text = std::fs::read_to_string(yml).ok()?;
+    let mut input = None;
+    let mut expected = None;
+    let mut data_model = "ILP32".to_string();
+    let mut in_unreach = false;
+    for raw in text.lines() {
+        let line = raw.trim();
+        let unquote = |s: &str| s.trim().trim_matches(['\'', '"']).to_string();
+        if let Some(rest) = line.strip_prefix("input_files:") {
+            let rest = rest.trim();
+            if !rest.is_empty() {
+                input = Some(unquote(rest.trim_start_matches('[').trim_end_matches(']')));
+            }
+        } else if input.is_none() && line.starts_with("- ") && !line.contains(':') {
+            input = Some(unquote(&line[2..]));
+        } else if let Some(rest) = line.strip_prefix("- property_file:") {
+            in_unreach = rest.contains("unreach-call");
+        } else if let Some(rest) = line.strip_prefix("expected_verdict:") {
+            if in_unreach {
+                expected = match rest.trim() {
+                    "true" => Some(true),
+                    "false" => Some(false),
+                    _ => None,
+                };
+            }
+        } else if let Some(rest) = line.strip_prefix("data_model:") {
+            data_model = rest.trim().to_string();
+        }
+    }
+    let input = yml.parent()?.join(input?);
+    Some(Task { yml: yml.to_path_buf(), input, expected_safe: expected, data_model })
+}
+
+fn collect_tasks(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect_tasks(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yml") {
+            out.push(path);
+        }
+    }
+}
+
+struct Row {
+    name: String,
+    expected: &'static str,
+    verdict: String,
+    iterations: u64,
+    predicates: u64,
+    solver: u64,
+    seconds: f64,
+    note: String,
+}
+
+fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32) -> Row {
+    let name = task.yml.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+    let expected = match task.expected_safe {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "?",
+    };
+    let start = Instant::now();
+    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("predabs"));
+    let mut row = Row {
+        name,
+        expected,
+        verdict: "unknown".into(),
+        iterations: 0,
+        predicates: 0,
+        solver: 0,
+        seconds: 0.0,
+        note: String::new(),
+    };
+    let child = Command::new(exe)
+        .arg("check")
+        .arg(&task.input)
+        .arg("--json")
+        .arg("--refine")
+        .arg(match refine {
+            RefineMethod::Wp => "wp",
+            RefineMethod::Sp => "sp",
+        })
+        .arg("--timeout")
+        .arg(format!("{timeout}"))
+        .arg("--max-iterations")
+        .arg(max_iterations.to_string())
+        .arg("--data-model")
+        .arg(&task.data_model)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            row.note = format!("cannot start: {e}");
+            return row;
+        }
+    };
+    // Hard limit: the engine's own budget plus a grace period.
+    let deadline = Duration::from_secs_f64(timeout + 10.0);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) if start.elapsed() > deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(_) => break None,
+        }
+    };
+    row.seconds = start.elapsed().as_secs_f64();
+    let Some(status) = status else {
+        row.note = "killed at the hard time limit".into();
+        return row;
+    };
+    let mut stdout = String::new();
+    if let Some(mut out) = child.stdout.take() {
+        use std::io::Read;
+        let _ = out.read_to_string(&mut stdout);
+    }
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(&stdout) else {
+        row.note = format!("crashed ({status})");
+        return row;
+    };
+    row.verdict = json["sv_comp"].as_str().unwrap_or("unknown").to_string();
+    row.iterations = json["iterations"].as_array().map(|a| a.len() as u64).unwrap_or(0);
+    row.predicates = json["final_predicates"]
+        .as_str()
+        .map(|s| s.lines().filter(|l| !l.contains('{') && !l.contains('}') && !l.trim().is_empty()).count() as u64)
+        .unwrap_or(0);
+    row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
+    row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
+    row
+}
+
+/// Runs every task found under `dirs` and prints the table; returns a failing exit code in
+/// `strict` mode when any verdict is wrong.
+pub fn run_bench(
+    dirs: &[PathBuf],
+    refine: RefineMethod,
+    timeout: f64,
+    max_iterations: u32,
+    filter: Option<&str>,
+    strict: bool,
+) -> Result<ExitCode, String> {
+    let mut ymls = Vec::new();
+    for dir in dirs {
+        if dir.is_file() {
+            ymls.push(dir.clone());
+        } else {
+            collect_tasks(dir, &mut ymls);
+        }
+    }
+    if let Some(f) = filter {
+        ymls.retain(|p| p.to_string_lossy().contains(f));
+    }
+    let tasks: Vec<Task> = ymls.iter().filter_map(|y| parse_task(y)).filter(|t| t.expected_safe.is_some()).collect();
+    if tasks.is_empty() {
+        return Err("no SV-COMP tasks with an unreach-call property found".into());
+    }
+    println!(
+        "{:<36} {:>8} {:>8} {:>5} {:>5} {:>8} {:>8}  note",
+        "task", "expected", "verdict", "iters", "preds", "queries", "time(s)"
+    );
+    let (mut correct, mut wrong, mut unknown) = (0, 0, 0);
+    let total_start = Instant::now();
+    for task in &tasks {
+        let row = run_one(task, refine, timeout, max_iterations);
+        let mark = if row.verdict == "unknown" {
+            unknown += 1;
+            ""
+        } else if row.verdict == row.expected {
+            correct += 1;
+            ""
+        } else {
+            wrong += 1;
+            "  <-- WRONG"
+        };
+        println!(
+            "{:<36} {:>8} {:>8} {:>5} {:>5} {:>8} {:>8.2}  {}{}",
+            row.name, row.expected, row.verdict, row.iterations, row.predicates, row.solver, row.seconds, row.note, mark
+        );
+    }
+    println!("total time: {:.1} s", total_start.elapsed().as_secs_f64());
+    println!("{correct} correct, {wrong} wrong, {unknown} unknown");
+    Ok(if strict && wrong > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,63 @@
+//! Syntactic cone of influence (BOOP §4.4.5, formula 4.10): the predicates that share
+//! symbols with a formula, transitively.
+
+use crate::locations::locations;
+use c_ir::{Expr, ExprKind, VarId};
+
+/// The symbols a formula depends on: its variables (also under `&`) and the names of
+/// uninterpreted symbols (fresh values, shape predicates).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Symbol {
+    Var(VarId),
+    App(String),
+}
+
+/// The symbols of `e`, without duplicates.
+pub fn symbols(e: &Expr) -> Vec<Symbol> {
+    let mut out: Vec<Symbol> = Vec::new();
+    e.visit(&mut |sub| {
+        let s = match &sub.kind {
+            ExprKind::Var(v) => Symbol::Var(*v),
+            ExprKind::App(name, _) => Symbol::App(name.clone()),
+            _ => return,
+        };
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    });
+    out
+}
+
+/// Whether `a` and `b` mention a common symbol.
+pub fn shares_symbols(a: &Expr, b: &Expr) -> bool {
+    let sa = symbols(a);
+    symbols(b).iter().any(|s| sa.contains(s))
+}
+
+/// The indices of the predicates in the least fixpoint `μZ. {ψ} ∪ {φ_i | vars(φ_i) ∩ vars(Z) ≠ ∅}`
+/// (formula 4.10), in increasing order. Formulas that read memory through pointers (`*p`) are
+/// related through the pointers' variables, which the weakest precondition mentions explicitly.
+pub fn cone_of_influence(psi: &Expr, predicates: &[Expr]) -> Vec<usize> {
+    let pred_symbols: Vec<Vec<Symbol>> = predicates.iter().map(symbols).collect();
+    let mut reached: Vec<Symbol> = symbols(psi);
+    let mut included = vec![false; predicates.len()];
+    loop {
+        let mut changed = false;
+        for (i, syms) in pred_symbols.iter().enumerate() {
+            if !included[i] && syms.iter().any(|s| reached.contains(s)) {
+                included[i] = true;
+                changed = true;
+                for s in syms {
+                    if !reached.contains(s) {
+                        reached.push(s.clone());
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let _ = locations;
+    (0..predicates.len()).filter(|&i| included[i]).collect()
+}

@@ -1,0 +1,89 @@
+//! Simplification, negation, locations and cone of influence.
+
+use crate::builder::*;
+use c_ir::{BinaryOp::*, Expr, Type, UnaryOp};
+use logic::*;
+
+#[test]
+fn constant_folding_wraps_at_type_width() {
+    let e = bin(Add, &Expr::int(127, Type::CHAR), &Expr::int(1, Type::CHAR));
+    assert_eq!(simplify(&e), Expr::int(-128, Type::CHAR));
+    let u = Type::UINT;
+    let e = bin(Sub, &Expr::int(0, u.clone()), &Expr::int(1, u.clone()));
+    assert_eq!(simplify(&e), Expr::int(4294967295, u));
+    // division by zero is not folded
+    let d = bin(Div, &int(1), &int(0));
+    assert_eq!(simplify(&d), d);
+    let s = bin(Shl, &int(1), &int(40));
+    assert_eq!(simplify(&s), s);
+}
+
+#[test]
+fn boolean_and_address_rules() {
+    let mut b = Builder::new();
+    let x = b.var_taken("x", Type::INT);
+    let y = b.var_taken("y", Type::INT);
+    let p = b.var("p", Type::pointer_to(Type::INT));
+    let null = Expr::int(0, p.ty.clone());
+    assert!(simplify(&bin(Eq, &addr(&x), &addr(&y))).is_false());
+    assert!(simplify(&bin(Eq, &addr(&x), &addr(&x))).is_true());
+    assert!(simplify(&bin(Ne, &addr(&x), &null)).is_true());
+    assert_eq!(simplify(&deref(&addr(&x))), x);
+    assert_eq!(simplify(&addr(&deref(&p))), p);
+    let c = bin(Lt, &x, &int(3));
+    assert_eq!(simplify(&Expr::not(Expr::not(c.clone()))), c);
+    assert_eq!(b.show(&simplify(&Expr::not(c.clone()))), "x >= 3");
+    assert_eq!(b.show(&simplify(&bin(Lt, &int(3), &x))), "x > 3");
+    assert!(simplify(&Expr::and(c.clone(), negate(&c))).is_false());
+    assert!(simplify(&Expr::or(c.clone(), negate(&c))).is_true());
+    let neg = Expr::new(c_ir::ExprKind::Unary(UnaryOp::Neg, Box::new(Expr::new(c_ir::ExprKind::Unary(UnaryOp::Neg, Box::new(x.clone())), Type::INT))), Type::INT);
+    assert_eq!(simplify(&neg), x);
+    // fields: different fields never share an address; same field reduces to the bases
+    let node = b.structure("node", &[("a", Type::INT), ("b", Type::INT)]);
+    let q = b.var("q", Type::pointer_to(node.clone()));
+    let r = b.var("r", Type::pointer_to(node));
+    let qa = field(&b.program, &deref(&q), 0);
+    let qb = field(&b.program, &deref(&q), 1);
+    let ra = field(&b.program, &deref(&r), 0);
+    assert!(simplify(&bin(Eq, &addr(&qa), &addr(&qb))).is_false());
+    assert_eq!(b.show(&simplify(&bin(Eq, &addr(&qa), &addr(&ra)))), "q == r");
+}
+
+#[test]
+fn locations_drfs_vars() {
+    let mut b = Builder::new();
+    let node = b.structure("node", &[("val", Type::INT)]);
+    let p = b.var("p", Type::pointer_to(node));
+    let x = b.var("x", Type::INT);
+    let pval = field(&b.program, &deref(&p), 0);
+    let e = bin(Lt, &pval, &x);
+    let locs: Vec<String> = locations(&e).iter().map(|l| b.show(l)).collect();
+    assert_eq!(locs, ["p->val", "p", "x"]);
+    let d: Vec<String> = drfs(&e).iter().map(|l| b.show(l)).collect();
+    assert_eq!(d, ["p"]);
+    assert_eq!(vars(&e).len(), 2);
+    assert!(locations(&addr(&x)).is_empty());
+}
+
+#[test]
+fn cone_of_influence_is_transitive() {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let y = b.var("y", Type::INT);
+    let z = b.var("z", Type::INT);
+    let w = b.var("w", Type::INT);
+    let preds = vec![bin(Eq, &y, &z), bin(Lt, &w, &int(0)), bin(Lt, &x, &y), bin(Gt, &z, &int(2))];
+    let psi = bin(Gt, &x, &int(1));
+    assert_eq!(cone_of_influence(&psi, &preds), vec![0, 2, 3]);
+    assert!(shares_symbols(&preds[0], &preds[3]));
+    assert!(!shares_symbols(&preds[1], &psi));
+}
+
+#[test]
+fn substitution_replaces_every_occurrence() {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let y = b.var("y", Type::INT);
+    let e = bin(Lt, &bin(Add, &x, &x), &y);
+    assert_eq!(b.show(&substitute(&e, &x, &int(2))), "2 + 2 < y");
+}

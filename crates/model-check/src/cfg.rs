@@ -1,0 +1,164 @@
+//! Control-flow graphs of boolean procedures: one node per statement (numbered like `StmtId`) plus an implicit-return node.
+
+use std::collections::HashMap;
+
+use boolprog::{statements_in_order, Expr, ProcId, Procedure, Program, Stmt, StmtId, StmtKind};
+
+use crate::StepKind;
+
+/// What an edge does to the state.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Identity,
+    /// Keeps the states where the condition can be true (`true`) or can be false (`false`).
+    Filter(Expr, bool),
+    Assign(Vec<String>, Vec<Expr>),
+    Call { lhs: Vec<String>, callee: ProcId, args: Vec<Expr> },
+    /// Leaves the procedure with these values (an implicit return has `*` values).
+    Return(Vec<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Edge {
+    pub action: Action,
+    /// `None` for returns.
+    pub target: Option<usize>,
+    pub kind: StepKind,
+}
+
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// `None` for the implicit return at the end of the body.
+    pub stmt: Option<StmtId>,
+    pub edges: Vec<Edge>,
+    /// The condition of an `assert` at this node.
+    pub assert: Option<Expr>,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub struct ProcCfg {
+    pub nodes: Vec<Node>,
+    pub entry: usize,
+    /// Predecessor edges of every node: `(source node, edge index)`.
+    pub preds: Vec<Vec<(usize, usize)>>,
+}
+
+/// One CFG per procedure, in program order. Expects a program without validation errors.
+pub fn build(program: &Program) -> Vec<ProcCfg> {
+    program.procs.iter().map(|p| build_proc(program, p)).collect()
+}
+
+fn size(stmt: &Stmt) -> usize {
+    1 + match &stmt.kind {
+        StmtKind::If { then_branch, else_branch, .. } => {
+            then_branch.iter().map(size).sum::<usize>() + else_branch.iter().map(size).sum::<usize>()
+        }
+        StmtKind::While { body, .. } => body.iter().map(size).sum::<usize>(),
+        _ => 0,
+    }
+}
+
+fn build_proc(program: &Program, proc: &Procedure) -> ProcCfg {
+    let stmts = statements_in_order(&proc.body);
+    let n = stmts.len();
+    let mut labels = HashMap::new();
+    for (i, s) in stmts.iter().enumerate() {
+        if let Some(l) = &s.label {
+            labels.entry(l.clone()).or_insert(i);
+        }
+    }
+    let mut nodes: Vec<Node> = stmts
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Node { stmt: Some(StmtId(i as u32)), edges: Vec::new(), assert: None, label: s.label.clone() })
+        .collect();
+    nodes.push(Node {
+        stmt: None,
+        edges: vec![Edge {
+            action: Action::Return(vec![Expr::Nondet; proc.returns]),
+            target: None,
+            kind: StepKind::Return { caller: ProcId(0), call_stmt: StmtId(0) },
+        }],
+        assert: None,
+        label: None,
+    });
+    let mut ctx = Builder { program, nodes, labels };
+    ctx.block(&proc.body, 0, n);
+    let mut preds = vec![Vec::new(); ctx.nodes.len()];
+    for (m, node) in ctx.nodes.iter().enumerate() {
+        for (k, e) in node.edges.iter().enumerate() {
+            if let Some(t) = e.target {
+                preds[t].push((m, k));
+            }
+        }
+    }
+    ProcCfg { nodes: ctx.nodes, entry: 0, preds }
+}
+
+struct Builder<'a> {
+    program: &'a Program,
+    nodes: Vec<Node>,
+    labels: HashMap<String, usize>,
+}
+
+impl Builder<'_> {
+    fn edge(&mut self, node: usize, action: Action, target: Option<usize>, kind: StepKind) {
+        self.nodes[node].edges.push(Edge { action, target, kind });
+    }
+
+    fn block(&mut self, body: &[Stmt], start: usize, next: usize) {
+        let mut id = start;
+        for (k, stmt) in body.iter().enumerate() {
+            let after = if k + 1 < body.len() { id + size(stmt) } else { next };
+            match &stmt.kind {
+                StmtKind::Skip => self.edge(id, Action::Identity, Some(after), StepKind::Normal),
+                StmtKind::Assign { lhs, rhs } => {
+                    self.edge(id, Action::Assign(lhs.clone(), rhs.clone()), Some(after), StepKind::Normal)
+                }
+                StmtKind::Assume(e) => self.edge(id, Action::Filter(e.clone(), true), Some(after), StepKind::Assume),
+                StmtKind::Assert(e) => {
+                    self.nodes[id].assert = Some(e.clone());
+                    self.edge(id, Action::Filter(e.clone(), true), Some(after), StepKind::AssertPassed)
+                }
+                StmtKind::Goto(targets) => {
+                    for t in targets {
+                        let target = self.labels.get(t).copied().unwrap_or(after);
+                        self.edge(id, Action::Identity, Some(target), StepKind::Goto);
+                    }
+                }
+                StmtKind::If { cond, then_branch, else_branch } => {
+                    let then_size: usize = then_branch.iter().map(size).sum();
+                    let then_target = if then_branch.is_empty() { after } else { id + 1 };
+                    let else_target = if else_branch.is_empty() { after } else { id + 1 + then_size };
+                    self.edge(id, Action::Filter(cond.clone(), true), Some(then_target), StepKind::BranchThen);
+                    self.edge(id, Action::Filter(cond.clone(), false), Some(else_target), StepKind::BranchElse);
+                    self.block(then_branch, id + 1, after);
+                    self.block(else_branch, id + 1 + then_size, after);
+                }
+                StmtKind::While { cond, body } => {
+                    let body_target = if body.is_empty() { id } else { id + 1 };
+                    self.edge(id, Action::Filter(cond.clone(), true), Some(body_target), StepKind::LoopEnter);
+                    self.edge(id, Action::Filter(cond.clone(), false), Some(after), StepKind::LoopExit);
+                    self.block(body, id + 1, id);
+                }
+                StmtKind::Call { lhs, callee, args } => {
+                    let callee_id = self.program.proc_by_name(callee).map(|(i, _)| i).unwrap_or(ProcId(0));
+                    self.edge(
+                        id,
+                        Action::Call { lhs: lhs.clone(), callee: callee_id, args: args.clone() },
+                        Some(after),
+                        StepKind::Call { callee: callee_id },
+                    )
+                }
+                StmtKind::Return(values) => self.edge(
+                    id,
+                    Action::Return(values.clone()),
+                    None,
+                    StepKind::Return { caller: ProcId(0), call_stmt: StmtId(0) },
+                ),
+            }
+            id += size(stmt);
+        }
+    }
+}

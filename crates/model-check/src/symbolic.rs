@@ -1,0 +1,857 @@
+//! The BDD engine: path edges, summaries, worklist, invariants, and counterexample reconstruction by time stamps.
+
+use std::collections::{HashMap, VecDeque};
+
+use biodivine_lib_bdd::{op_function, Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
+use boolprog::{statements_in_order, Expr, Origin, ProcId, Program, StmtId};
+use web_time::Instant;
+
+use crate::cfg::{self, Action, ProcCfg};
+use crate::{Config, Invariant, Literal, Outcome, Statistics, StepKind, Trace, TraceStep, Verdict};
+
+const ENTRY: usize = 0;
+const CUR: usize = 1;
+const NEXT: usize = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum VarRef {
+    Global(usize),
+    Local(usize),
+}
+
+/// BDD variables: every global and every local slot has an entry, a current and a next copy
+/// (adjacent in the order); `ret` holds returned values.
+struct Encoding {
+    set: BddVariableSet,
+    global: Vec<[BddVariable; 3]>,
+    local: Vec<[BddVariable; 3]>,
+    ret: Vec<BddVariable>,
+}
+
+struct ProcInfo {
+    resolve: HashMap<String, VarRef>,
+    slots: usize,
+    formals: usize,
+    enforce: Bdd,
+    /// Names in scope with what they denote (unshadowed globals, then locals).
+    scope: Vec<(String, VarRef)>,
+    /// Entry equalities of a fresh activation: globals and formals equal their entry copies.
+    initial: Bdd,
+    origins: Vec<Option<Origin>>,
+    return_nodes: Vec<usize>,
+}
+
+enum CompiledEdge {
+    Identity,
+    Filter(Bdd),
+    Assign { relation: Bdd, lhs: Vec<VarRef>, possible: Vec<(Bdd, Bdd)> },
+    Call { bind: Bdd, callee: usize, lhs: Vec<VarRef>, result: Bdd, lhs_locals_cur: Vec<BddVariable> },
+    Return { relation: Bdd, possible: Vec<(Bdd, Bdd)> },
+}
+
+struct ErrorFound {
+    proc: usize,
+    node: usize,
+    state: BddValuation,
+    kind: StepKind,
+}
+
+struct Engine {
+    cfgs: Vec<ProcCfg>,
+    enc: Encoding,
+    info: Vec<ProcInfo>,
+    edges: Vec<Vec<Vec<CompiledEdge>>>,
+    /// Assert conditions' can-be-false sets per node.
+    assert_fail: Vec<Vec<Option<Bdd>>>,
+    error_label: Vec<Vec<bool>>,
+    path_edges: Vec<Vec<Bdd>>,
+    history: Vec<Vec<Vec<(u32, Bdd)>>>,
+    pending: Vec<Vec<Bdd>>,
+    queued: Vec<Vec<bool>>,
+    queue: VecDeque<(usize, usize)>,
+    summary: Vec<Bdd>,
+    summary_history: Vec<Vec<(u32, Bdd)>>,
+    callers: Vec<Vec<(usize, usize)>>,
+    step: u32,
+    peak: usize,
+    all_entry: Vec<BddVariable>,
+    all_local_cur: Vec<BddVariable>,
+    global_cur: Vec<BddVariable>,
+    global_next: Vec<BddVariable>,
+    global_entry: Vec<BddVariable>,
+}
+
+pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> Outcome {
+    let start = Instant::now();
+    let diagnostics = boolprog::validate(program);
+    let mut statistics = Statistics::default();
+    let unknown = |reason: String, diagnostics, statistics| Outcome {
+        verdict: Verdict::Unknown(reason),
+        invariants: Vec::new(),
+        trace: None,
+        statistics,
+        diagnostics,
+    };
+    if diagnostics::has_errors(&diagnostics) {
+        return unknown("the boolean program has errors".to_string(), diagnostics, statistics);
+    }
+    let entry = match &config.entry {
+        Some(name) => program.proc_by_name(name).map(|(i, _)| i),
+        None => program.entry_proc(),
+    };
+    let Some(entry) = entry else {
+        return unknown("no entry procedure".to_string(), diagnostics, statistics);
+    };
+    let total_vars = 3 * (program.globals.len() + program.procs.iter().map(|p| p.formals.len() + p.locals.len()).max().unwrap_or(0))
+        + program.procs.iter().map(|p| p.returns).max().unwrap_or(0);
+    if total_vars > 60_000 {
+        return unknown("too many variables for the BDD encoding".to_string(), diagnostics, statistics);
+    }
+    let mut engine = Engine::new(program, config);
+    statistics.bdd_variables = engine.enc.set.num_vars() as usize;
+    let entry = entry.0 as usize;
+    let init = engine.info[entry].initial.clone();
+    engine.add(entry, engine.cfgs[entry].entry, &init, 0);
+    let mut found = None;
+    let mut stop_reason = None;
+    while let Some((p, n)) = engine.queue.pop_front() {
+        engine.queued[p][n] = false;
+        engine.step += 1;
+        if cancelled() {
+            stop_reason = Some("cancelled".to_string());
+            break;
+        }
+        if let Some(ms) = config.time_budget_ms {
+            if start.elapsed().as_millis() as u64 >= ms {
+                stop_reason = Some(format!("time budget of {ms} ms exhausted"));
+                break;
+            }
+        }
+        if engine.peak > config.max_bdd_nodes {
+            stop_reason = Some(format!("BDD node budget of {} exhausted", config.max_bdd_nodes));
+            break;
+        }
+        if let Some(e) = engine.process(p, n) {
+            found = Some(e);
+            break;
+        }
+    }
+    if stop_reason.is_none() && engine.peak > config.max_bdd_nodes {
+        stop_reason = Some(format!("BDD node budget of {} exhausted", config.max_bdd_nodes));
+    }
+    statistics.iterations = engine.step as u64;
+    statistics.peak_bdd_nodes = engine.peak;
+    let outcome = if let Some(error) = found {
+        let trace = if config.compute_trace { engine.trace(entry, error).ok() } else { None };
+        Outcome { verdict: Verdict::ErrorReachable, invariants: Vec::new(), trace, statistics: statistics.clone(), diagnostics }
+    } else if let Some(reason) = stop_reason {
+        unknown(reason, diagnostics, statistics.clone())
+    } else {
+        let invariants = if config.compute_invariants { engine.invariants() } else { Vec::new() };
+        Outcome { verdict: Verdict::Safe, invariants, trace: None, statistics: statistics.clone(), diagnostics }
+    };
+    let mut outcome = outcome;
+    outcome.statistics.time_ms = start.elapsed().as_secs_f64() * 1000.0;
+    outcome
+}
+
+fn rel_prod(a: &Bdd, b: &Bdd, vars: &[BddVariable]) -> Bdd {
+    Bdd::binary_op_with_exists(a, b, op_function::and, vars)
+}
+
+impl Engine {
+    fn new(program: &Program, config: &Config) -> Engine {
+        let cfgs = cfg::build(program);
+        let slots = program.procs.iter().map(|p| p.formals.len() + p.locals.len()).max().unwrap_or(0);
+        let rets = program.procs.iter().map(|p| p.returns).max().unwrap_or(0);
+        let num = 3 * (program.globals.len() + slots) + rets;
+        let set = BddVariableSet::new_anonymous(num as u16);
+        let vars = set.variables();
+        let mut k = 0;
+        let mut take3 = || {
+            let t = [vars[k], vars[k + 1], vars[k + 2]];
+            k += 3;
+            t
+        };
+        let global: Vec<[BddVariable; 3]> = (0..program.globals.len()).map(|_| take3()).collect();
+        let local: Vec<[BddVariable; 3]> = (0..slots).map(|_| take3()).collect();
+        let ret: Vec<BddVariable> = vars[3 * (program.globals.len() + slots)..].to_vec();
+        let enc = Encoding { set, global, local, ret };
+        let mut engine = Engine {
+
+            enc,
+            info: Vec::new(),
+            edges: Vec::new(),
+            assert_fail: Vec::new(),
+            error_label: Vec::new(),
+            path_edges: Vec::new(),
+            history: Vec::new(),
+            pending: Vec::new(),
+            queued: Vec::new(),
+            queue: VecDeque::new(),
+            summary: Vec::new(),
+            summary_history: Vec::new(),
+            callers: vec![Vec::new(); program.procs.len()],
+            step: 0,
+            peak: 0,
+            all_entry: Vec::new(),
+            all_local_cur: Vec::new(),
+            global_cur: Vec::new(),
+            global_next: Vec::new(),
+            global_entry: Vec::new(),
+            cfgs,
+        };
+        engine.all_entry = engine.enc.global.iter().chain(engine.enc.local.iter()).map(|v| v[ENTRY]).collect();
+        engine.all_local_cur = engine.enc.local.iter().map(|v| v[CUR]).collect();
+        engine.global_cur = engine.enc.global.iter().map(|v| v[CUR]).collect();
+        engine.global_next = engine.enc.global.iter().map(|v| v[NEXT]).collect();
+        engine.global_entry = engine.enc.global.iter().map(|v| v[ENTRY]).collect();
+        for proc in &program.procs {
+            let mut resolve = HashMap::new();
+            for (i, g) in program.globals.iter().enumerate() {
+                resolve.insert(g.name.clone(), VarRef::Global(i));
+            }
+            for (i, l) in proc.local_names().enumerate() {
+                resolve.insert(l.clone(), VarRef::Local(i));
+            }
+            let mut scope: Vec<(String, VarRef)> = program
+                .globals
+                .iter()
+                .enumerate()
+                .filter(|(_, g)| !proc.local_names().any(|l| *l == g.name))
+                .map(|(i, g)| (g.name.clone(), VarRef::Global(i)))
+                .collect();
+            scope.extend(proc.local_names().enumerate().map(|(i, l)| (l.clone(), VarRef::Local(i))));
+            let mut initial = engine.enc.set.mk_true();
+            for g in &engine.enc.global {
+                initial = initial.and(&engine.eq(g[ENTRY], g[CUR]));
+            }
+            for l in engine.enc.local.iter().take(proc.formals.len()) {
+                initial = initial.and(&engine.eq(l[ENTRY], l[CUR]));
+            }
+            let origins = statements_in_order(&proc.body).iter().map(|s| s.origin).collect();
+            let mut info = ProcInfo {
+                resolve,
+                slots: proc.formals.len() + proc.locals.len(),
+                formals: proc.formals.len(),
+                enforce: engine.enc.set.mk_true(),
+                scope,
+                initial,
+                origins,
+                return_nodes: Vec::new(),
+            };
+            if let Some(e) = &proc.enforce {
+                info.enforce = engine.compile(&info, e).0;
+            }
+            engine.info.push(info);
+        }
+        for (p, proc_cfg) in engine.cfgs.iter().enumerate() {
+            let info = &engine.info[p];
+            let mut proc_edges = Vec::new();
+            let mut fails = Vec::new();
+            let mut labels = Vec::new();
+            let mut returns = Vec::new();
+            for (n, node) in proc_cfg.nodes.iter().enumerate() {
+                fails.push(node.assert.as_ref().map(|e| engine.compile(info, e).1));
+                labels.push(node.label.as_ref().is_some_and(|l| config.error_labels.contains(l)));
+                let mut compiled = Vec::new();
+                for edge in &node.edges {
+                    if matches!(edge.action, Action::Return(_)) {
+                        returns.push(n);
+                    }
+                    if let Action::Call { callee, .. } = &edge.action {
+                        engine.callers[callee.0 as usize].push((p, n));
+                    }
+                    compiled.push(engine.compile_edge(p, &edge.action));
+                }
+                proc_edges.push(compiled);
+            }
+            engine.edges.push(proc_edges);
+            engine.assert_fail.push(fails);
+            engine.error_label.push(labels);
+            engine.info[p].return_nodes = returns;
+        }
+        for c in &mut engine.callers {
+            c.dedup();
+        }
+        let f = engine.enc.set.mk_false();
+        for proc_cfg in &engine.cfgs {
+            let n = proc_cfg.nodes.len();
+            engine.path_edges.push(vec![f.clone(); n]);
+            engine.pending.push(vec![f.clone(); n]);
+            engine.history.push(vec![Vec::new(); n]);
+            engine.queued.push(vec![false; n]);
+            engine.summary.push(f.clone());
+            engine.summary_history.push(Vec::new());
+        }
+        engine
+    }
+
+    fn eq(&self, a: BddVariable, b: BddVariable) -> Bdd {
+        self.enc.set.mk_var(a).iff(&self.enc.set.mk_var(b))
+    }
+
+    fn var(&self, r: VarRef, copy: usize) -> BddVariable {
+        match r {
+            VarRef::Global(i) => self.enc.global[i][copy],
+            VarRef::Local(i) => self.enc.local[i][copy],
+        }
+    }
+
+    /// `(can be true, can be false)` over current copies.
+    fn compile(&self, info: &ProcInfo, e: &Expr) -> (Bdd, Bdd) {
+        let set = &self.enc.set;
+        match e {
+            Expr::Const(b) => {
+                if *b {
+                    (set.mk_true(), set.mk_false())
+                } else {
+                    (set.mk_false(), set.mk_true())
+                }
+            }
+            Expr::Var(name) => {
+                let v = self.var(info.resolve[name], CUR);
+                (set.mk_var(v), set.mk_not_var(v))
+            }
+            Expr::Nondet => (set.mk_true(), set.mk_true()),
+            Expr::Not(a) => {
+                let (t, f) = self.compile(info, a);
+                (f, t)
+            }
+            Expr::And(a, b) => {
+                let (at, af) = self.compile(info, a);
+                let (bt, bf) = self.compile(info, b);
+                (at.and(&bt), af.or(&bf))
+            }
+            Expr::Or(a, b) => {
+                let (at, af) = self.compile(info, a);
+                let (bt, bf) = self.compile(info, b);
+                (at.or(&bt), af.and(&bf))
+            }
+            Expr::Xor(a, b) => {
+                let (at, af) = self.compile(info, a);
+                let (bt, bf) = self.compile(info, b);
+                (at.and(&bf).or(&af.and(&bt)), at.and(&bt).or(&af.and(&bf)))
+            }
+            Expr::Eq(a, b) => {
+                let (at, af) = self.compile(info, a);
+                let (bt, bf) = self.compile(info, b);
+                (at.and(&bt).or(&af.and(&bf)), at.and(&bf).or(&af.and(&bt)))
+            }
+            Expr::Implies(a, b) => {
+                let (at, af) = self.compile(info, a);
+                let (bt, bf) = self.compile(info, b);
+                (af.or(&bt), at.and(&bf))
+            }
+            Expr::Choose(pos, neg) => {
+                let (pt, pf) = self.compile(info, pos);
+                let (nt, nf) = self.compile(info, neg);
+                (pt.or(&pf.and(&nf)), pf.and(&nt.or(&nf)))
+            }
+        }
+    }
+
+    /// `target` may take value true only where `can_true`, false only where `can_false`.
+    fn choice(&self, target: BddVariable, possible: &(Bdd, Bdd)) -> Bdd {
+        let t = self.enc.set.mk_var(target);
+        t.imp(&possible.0).and(&t.not().imp(&possible.1))
+    }
+
+    fn compile_edge(&self, p: usize, action: &Action) -> CompiledEdge {
+        let info = &self.info[p];
+        match action {
+            Action::Identity => CompiledEdge::Identity,
+            Action::Filter(e, positive) => {
+                let (t, f) = self.compile(info, e);
+                CompiledEdge::Filter(if *positive { t } else { f })
+            }
+            Action::Assign(lhs, rhs) => {
+                let lhs: Vec<VarRef> = lhs.iter().map(|n| info.resolve[n]).collect();
+                let possible: Vec<(Bdd, Bdd)> = rhs.iter().map(|e| self.compile(info, e)).collect();
+                let mut relation = self.enc.set.mk_true();
+                for (x, pv) in lhs.iter().zip(&possible) {
+                    relation = relation.and(&self.choice(self.var(*x, NEXT), pv));
+                }
+                CompiledEdge::Assign { relation, lhs, possible }
+            }
+            Action::Call { lhs, callee, args } => {
+                let q = callee.0 as usize;
+                let mut bind = self.enc.set.mk_true();
+                for (i, a) in args.iter().enumerate() {
+                    let pv = self.compile(info, a);
+                    bind = bind.and(&self.choice(self.enc.local[i][NEXT], &pv));
+                }
+                let lhs: Vec<VarRef> = lhs.iter().map(|n| info.resolve[n]).collect();
+                let mut result = self.enc.set.mk_true();
+                for (g, v) in self.enc.global.iter().enumerate() {
+                    if !lhs.contains(&VarRef::Global(g)) {
+                        result = result.and(&self.eq(v[CUR], v[NEXT]));
+                    }
+                }
+                for (j, x) in lhs.iter().enumerate() {
+                    result = result.and(&self.eq(self.var(*x, CUR), self.enc.ret[j]));
+                }
+                let lhs_locals_cur =
+                    lhs.iter().filter_map(|x| if let VarRef::Local(i) = x { Some(self.enc.local[*i][CUR]) } else { None }).collect();
+                CompiledEdge::Call { bind, callee: q, lhs, result, lhs_locals_cur }
+            }
+            Action::Return(values) => {
+                let possible: Vec<(Bdd, Bdd)> = values.iter().map(|e| self.compile(info, e)).collect();
+                let mut relation = self.enc.set.mk_true();
+                for (j, pv) in possible.iter().enumerate() {
+                    relation = relation.and(&self.choice(self.enc.ret[j], pv));
+                }
+                CompiledEdge::Return { relation, possible }
+            }
+        }
+    }
+
+    /// `∃from. f ∧ (to ⇔ from)` for every pair: renames `from` to `to` (`to` must be free in `f`).
+    fn rename(&self, f: &Bdd, pairs: &[(BddVariable, BddVariable)]) -> Bdd {
+        if pairs.is_empty() {
+            return f.clone();
+        }
+        let mut eqs = self.enc.set.mk_true();
+        for (from, to) in pairs {
+            eqs = eqs.and(&self.eq(*from, *to));
+        }
+        let froms: Vec<BddVariable> = pairs.iter().map(|(f, _)| *f).collect();
+        rel_prod(f, &eqs, &froms)
+    }
+
+    fn add(&mut self, p: usize, n: usize, states: &Bdd, tag: u32) {
+        let s = states.and(&self.info[p].enforce);
+        let new = s.and_not(&self.path_edges[p][n]);
+        if new.is_false() {
+            return;
+        }
+        self.path_edges[p][n] = self.path_edges[p][n].or(&new);
+        self.peak = self.peak.max(self.path_edges[p][n].size());
+        self.history[p][n].push((tag, new.clone()));
+        self.pending[p][n] = self.pending[p][n].or(&new);
+        if !self.queued[p][n] {
+            self.queued[p][n] = true;
+            self.queue.push_back((p, n));
+        }
+    }
+
+    fn process(&mut self, p: usize, n: usize) -> Option<ErrorFound> {
+        let delta = std::mem::replace(&mut self.pending[p][n], self.enc.set.mk_false());
+        if delta.is_false() {
+            return None;
+        }
+        if let Some(fail) = &self.assert_fail[p][n] {
+            let bad = delta.and(fail);
+            if let Some(state) = bad.sat_witness() {
+                return Some(ErrorFound { proc: p, node: n, state, kind: StepKind::AssertFailed });
+            }
+        }
+        if self.error_label[p][n] {
+            if let Some(state) = delta.sat_witness() {
+                return Some(ErrorFound { proc: p, node: n, state, kind: StepKind::ErrorLabel });
+            }
+        }
+        let tag = self.step;
+        let edges = std::mem::take(&mut self.edges[p][n]);
+        for (k, edge) in edges.iter().enumerate() {
+            let target = self.cfgs[p].nodes[n].edges[k].target;
+            let image = match edge {
+                CompiledEdge::Identity => Some(delta.clone()),
+                CompiledEdge::Filter(f) => Some(delta.and(f)),
+                CompiledEdge::Assign { relation, lhs, .. } => {
+                    let cur: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
+                    let x = rel_prod(&delta, relation, &cur);
+                    let pairs: Vec<(BddVariable, BddVariable)> =
+                        lhs.iter().map(|x| (self.var(*x, NEXT), self.var(*x, CUR))).collect();
+                    Some(self.rename(&x, &pairs))
+                }
+                CompiledEdge::Call { bind, callee, result, lhs_locals_cur, .. } => {
+                    let q = *callee;
+                    let kq = self.info[q].formals;
+                    // Entry states of the callee.
+                    let mut quantified = self.all_entry.clone();
+                    quantified.extend(self.all_local_cur.iter().copied());
+                    let x = rel_prod(&delta, bind, &quantified);
+                    let pairs: Vec<(BddVariable, BddVariable)> =
+                        (0..kq).map(|i| (self.enc.local[i][NEXT], self.enc.local[i][CUR])).collect();
+                    let entry_states = self.rename(&x, &pairs).and(&self.info[q].initial);
+                    let entry_node = self.cfgs[q].entry;
+                    self.add(q, entry_node, &entry_states, tag);
+                    // Apply the summary.
+                    let a = delta.and(bind);
+                    let mut over: Vec<BddVariable> = self.global_cur.clone();
+                    over.extend((0..kq).map(|i| self.enc.local[i][NEXT]));
+                    let b = rel_prod(&a, &self.summary[q], &over);
+                    let b1 = b.exists(lhs_locals_cur);
+                    let mut over2 = self.global_next.clone();
+                    over2.extend(self.enc.ret.iter().copied());
+                    Some(rel_prod(&b1, result, &over2))
+                }
+                CompiledEdge::Return { relation, .. } => {
+                    let kp = self.info[p].formals;
+                    let s0 = delta.and(relation);
+                    let mut quantified = self.all_local_cur.clone();
+                    quantified.extend(self.enc.local.iter().skip(kp).map(|v| v[ENTRY]));
+                    let s1 = s0.exists(&quantified);
+                    let to_next: Vec<_> = self.enc.global.iter().map(|v| (v[CUR], v[NEXT])).collect();
+                    let s2 = self.rename(&s1, &to_next);
+                    let to_cur: Vec<_> = self.enc.global.iter().map(|v| (v[ENTRY], v[CUR])).collect();
+                    let s3 = self.rename(&s2, &to_cur);
+                    let formals: Vec<_> = self.enc.local.iter().take(kp).map(|v| (v[ENTRY], v[NEXT])).collect();
+                    let s4 = self.rename(&s3, &formals);
+                    let new = s4.and_not(&self.summary[p]);
+                    if !new.is_false() {
+                        self.summary[p] = self.summary[p].or(&new);
+                        self.peak = self.peak.max(self.summary[p].size());
+                        self.summary_history[p].push((tag, new));
+                        for &(cp, cn) in &self.callers[p].clone() {
+                            let full = self.path_edges[cp][cn].clone();
+                            self.pending[cp][cn] = self.pending[cp][cn].or(&full);
+                            if !full.is_false() && !self.queued[cp][cn] {
+                                self.queued[cp][cn] = true;
+                                self.queue.push_back((cp, cn));
+                            }
+                        }
+                    }
+                    None
+                }
+            };
+            if let (Some(img), Some(t)) = (image, target) {
+                self.add(p, t, &img, tag);
+            }
+        }
+        self.edges[p][n] = edges;
+        None
+    }
+
+    // ----- invariants -----
+
+    fn invariants(&self) -> Vec<Invariant> {
+        let mut out = Vec::new();
+        for (p, proc_cfg) in self.cfgs.iter().enumerate() {
+            let info = &self.info[p];
+            let mut names: HashMap<BddVariable, String> = HashMap::new();
+            for (name, r) in &info.scope {
+                names.insert(self.var(*r, CUR), name.clone());
+            }
+            let mut hidden: Vec<BddVariable> = self.all_entry.clone();
+            for g in 0..self.enc.global.len() {
+                if !info.scope.iter().any(|(_, r)| *r == VarRef::Global(g)) {
+                    hidden.push(self.enc.global[g][CUR]);
+                }
+            }
+            for (n, node) in proc_cfg.nodes.iter().enumerate() {
+                let Some(stmt) = node.stmt else { continue };
+                let projected = self.path_edges[p][n].exists(&hidden);
+                let cubes: Vec<Vec<Literal>> = if projected.is_false() {
+                    Vec::new()
+                } else {
+                    projected
+                        .to_optimized_dnf()
+                        .iter()
+                        .map(|clause| {
+                            let mut lits: Vec<(usize, Literal)> = clause
+                                .to_values()
+                                .into_iter()
+                                .map(|(v, b)| {
+                                    let order = info.scope.iter().position(|(nm, _)| Some(nm) == names.get(&v)).unwrap_or(0);
+                                    (order, Literal { var: names.get(&v).cloned().unwrap_or_default(), value: b })
+                                })
+                                .collect();
+                            lits.sort_by_key(|(o, _)| *o);
+                            lits.into_iter().map(|(_, l)| l).collect()
+                        })
+                        .collect()
+                };
+                let text = format_cubes(&cubes);
+                out.push(Invariant {
+                    proc: ProcId(p as u32),
+                    stmt,
+                    label: node.label.clone(),
+                    origin: info.origins[stmt.0 as usize],
+                    cubes,
+                    text,
+                });
+            }
+        }
+        out
+    }
+
+    // ----- counterexamples -----
+
+    fn valuation(&self, p: usize, s: &BddValuation) -> Vec<(String, bool)> {
+        self.info[p].scope.iter().map(|(name, r)| (name.clone(), s.value(self.var(*r, CUR)))).collect()
+    }
+
+    /// Literals fixing the entry and current copies of `p`'s variables to `s`, except `skip_cur`.
+    fn state_cube(&self, p: usize, s: &BddValuation, skip_cur: &[BddVariable], with_global_cur: bool) -> Bdd {
+        let mut values = Vec::new();
+        for g in &self.enc.global {
+            values.push((g[ENTRY], s.value(g[ENTRY])));
+            if with_global_cur && !skip_cur.contains(&g[CUR]) {
+                values.push((g[CUR], s.value(g[CUR])));
+            }
+        }
+        for l in self.enc.local.iter().take(self.info[p].slots) {
+            values.push((l[ENTRY], s.value(l[ENTRY])));
+            if !skip_cur.contains(&l[CUR]) {
+                values.push((l[CUR], s.value(l[CUR])));
+            }
+        }
+        self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&values))
+    }
+
+    fn is_initial(&self, p: usize, s: &BddValuation) -> bool {
+        self.enc.global.iter().all(|g| s.value(g[ENTRY]) == s.value(g[CUR]))
+            && self.enc.local.iter().take(self.info[p].formals).all(|l| s.value(l[ENTRY]) == s.value(l[CUR]))
+    }
+
+    /// The earliest history entry of `(p, n)` older than `before` meeting `pre`.
+    fn earliest(&self, p: usize, n: usize, before: u32, pre: &Bdd) -> Option<(u32, BddValuation)> {
+        for (tag, states) in &self.history[p][n] {
+            if *tag >= before {
+                break;
+            }
+            if let Some(w) = states.and(pre).sat_witness() {
+                return Some((*tag, w));
+            }
+        }
+        None
+    }
+
+    fn tag_of(&self, p: usize, n: usize, s: &BddValuation) -> u32 {
+        let cube = self.state_cube(p, s, &[], true);
+        self.earliest(p, n, u32::MAX, &cube).map(|(t, _)| t).unwrap_or(0)
+    }
+
+    fn step_for(&self, p: usize, n: usize, kind: StepKind, scope: usize, s: &BddValuation) -> TraceStep {
+        let stmt = self.cfgs[p].nodes[n].stmt;
+        TraceStep {
+            proc: ProcId(p as u32),
+            stmt,
+            origin: stmt.and_then(|s| self.info[p].origins[s.0 as usize]),
+            kind,
+            scope: ProcId(scope as u32),
+            valuation: self.valuation(scope, s),
+        }
+    }
+
+    fn trace(&self, entry: usize, error: ErrorFound) -> Result<Trace, String> {
+        let tag = self.tag_of(error.proc, error.node, &error.state);
+        let last = self.step_for(error.proc, error.node, error.kind, error.proc, &error.state);
+        // Walk back to the activation of error.proc, then up through the callers is not
+        // needed: the error's procedure activation was entered from a call whose context we
+        // recover by continuing the search in the caller (see `back_to_root`).
+        let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag)?;
+        steps.push(last);
+        Ok(Trace { entry: ProcId(entry as u32), initial: self.valuation(entry, &initial), steps })
+    }
+
+    /// Steps from the root activation to `(p, n, s)`; when `p`'s activation started from a call
+    /// (not the root), continues in a caller whose call reaches that entry valuation.
+    fn back_to_root(&self, root: usize, p: usize, n: usize, s: BddValuation, t: u32) -> Result<(Vec<TraceStep>, BddValuation), String> {
+        let (steps, start, start_tag) = self.back_to_entry(p, n, s, t)?;
+        if p == root && start_tag == 0 {
+            return Ok((steps, start));
+        }
+        // Find a call of `p` whose context produced this entry state before `start_tag`.
+        let kp = self.info[p].formals;
+        let mut best: Option<(u32, usize, usize, BddValuation)> = None;
+        for &(cp, cn) in &self.callers[p] {
+            for edge in &self.edges[cp][cn] {
+                let CompiledEdge::Call { bind, callee, .. } = edge else { continue };
+                if *callee != p {
+                    continue;
+                }
+                let mut want = Vec::new();
+                for g in &self.enc.global {
+                    want.push((g[CUR], start.value(g[ENTRY])));
+                }
+                for i in 0..kp {
+                    want.push((self.enc.local[i][NEXT], start.value(self.enc.local[i][ENTRY])));
+                }
+                let pre = bind.and(&self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&want)));
+                let limit = best.as_ref().map(|b| b.0).unwrap_or(u32::MAX).min(start_tag);
+                if let Some((tag, w)) = self.earliest(cp, cn, limit, &pre) {
+                    if best.as_ref().is_none_or(|b| tag < b.0) {
+                        best = Some((tag, cp, cn, w));
+                    }
+                }
+            }
+        }
+        let Some((tag, cp, cn, w)) = best else {
+            return Err("no calling context found".to_string());
+        };
+        let (mut before, initial) = self.back_to_root(root, cp, cn, w, tag)?;
+        before.push(self.step_for(cp, cn, StepKind::Call { callee: ProcId(p as u32) }, p, &start));
+        before.extend(steps);
+        Ok((before, initial))
+    }
+
+    /// Steps inside one activation of `p` from its entry to `(n, s)` (reached at time `t`),
+    /// with the entry state and its time stamp.
+    fn back_to_entry(&self, p: usize, n: usize, s: BddValuation, t: u32) -> Result<(Vec<TraceStep>, BddValuation, u32), String> {
+        let mut rev: Vec<TraceStep> = Vec::new();
+        let (mut n, mut s, mut t) = (n, s, t);
+        let entry = self.cfgs[p].entry;
+        loop {
+            if n == entry && self.is_initial(p, &s) {
+                return Ok((rev.into_iter().rev().collect(), s, t));
+            }
+            // (tag, source node, edge index, predecessor state, call witness)
+            let mut best: Option<(u32, usize, usize, BddValuation)> = None;
+            for &(m, k) in &self.cfgs[p].preds[n] {
+                let limit = best.as_ref().map(|b| b.0).unwrap_or(t).min(t);
+                let pre = match &self.edges[p][m][k] {
+                    CompiledEdge::Identity => self.state_cube(p, &s, &[], true),
+                    CompiledEdge::Filter(f) => self.state_cube(p, &s, &[], true).and(f),
+                    CompiledEdge::Assign { lhs, possible, .. } => {
+                        let skip: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
+                        let mut pre = self.state_cube(p, &s, &skip, true);
+                        for (x, pv) in lhs.iter().zip(possible) {
+                            pre = pre.and(if s.value(self.var(*x, CUR)) { &pv.0 } else { &pv.1 });
+                        }
+                        pre
+                    }
+                    CompiledEdge::Call { bind, callee, lhs, .. } => {
+                        let q = *callee;
+                        let kq = self.info[q].formals;
+                        let skip: Vec<BddVariable> =
+                            lhs.iter().filter_map(|x| if let VarRef::Local(i) = x { Some(self.enc.local[*i][CUR]) } else { None }).collect();
+                        let caller = self.state_cube(p, &s, &skip, false).and(bind);
+                        let mut result = Vec::new();
+                        for (g, v) in self.enc.global.iter().enumerate() {
+                            let value = s.value(v[CUR]);
+                            match lhs.iter().position(|x| *x == VarRef::Global(g)) {
+                                Some(j) => result.push((self.enc.ret[j], value)),
+                                None => result.push((v[NEXT], value)),
+                            }
+                        }
+                        for (j, x) in lhs.iter().enumerate() {
+                            if let VarRef::Local(_) = x {
+                                result.push((self.enc.ret[j], s.value(self.var(*x, CUR))));
+                            }
+                        }
+                        let result = self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&result));
+                        let mut summary = self.enc.set.mk_false();
+                        for (tag, part) in &self.summary_history[q] {
+                            if *tag < t {
+                                summary = summary.or(part);
+                            }
+                        }
+                        let _ = kq;
+                        caller.and(&result).and(&summary)
+                    }
+                    CompiledEdge::Return { .. } => continue,
+                };
+                if let Some((tag, w)) = self.earliest(p, m, limit, &pre) {
+                    if best.as_ref().is_none_or(|b| tag < b.0) {
+                        best = Some((tag, m, k, w));
+                    }
+                }
+            }
+            let Some((tag, m, k, w)) = best else {
+                return Err(format!("no predecessor found in procedure {p} at node {n}"));
+            };
+            let edge_kind = self.cfgs[p].nodes[m].edges[k].kind;
+            if let CompiledEdge::Call { callee, .. } = &self.edges[p][m][k] {
+                let q = *callee;
+                let (callee_steps, callee_start, ret_step) = self.callee_run(p, m, q, &w, &s, t)?;
+                rev.push(ret_step);
+                rev.extend(callee_steps.into_iter().rev());
+                rev.push(self.step_for(p, m, StepKind::Call { callee: ProcId(q as u32) }, q, &callee_start));
+            } else {
+                rev.push(self.step_for(p, m, edge_kind, p, &s));
+            }
+            n = m;
+            s = w;
+            t = tag;
+        }
+    }
+
+    /// The run of callee `q` called at `(p, m)` from caller state `w` (which also carries the
+    /// callee's entry values in its next copies, exit globals and returned values) that returns
+    /// to caller state `after`: the callee's steps, its entry state and the return step.
+    fn callee_run(
+        &self,
+        p: usize,
+        m: usize,
+        q: usize,
+        w: &BddValuation,
+        after: &BddValuation,
+        t: u32,
+    ) -> Result<(Vec<TraceStep>, BddValuation, TraceStep), String> {
+        let kq = self.info[q].formals;
+        let mut want = Vec::new();
+        for g in &self.enc.global {
+            want.push((g[ENTRY], w.value(g[CUR])));
+            want.push((g[CUR], w.value(g[NEXT])));
+        }
+        for i in 0..kq {
+            want.push((self.enc.local[i][ENTRY], w.value(self.enc.local[i][NEXT])));
+        }
+        let base = self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&want));
+        let mut best: Option<(u32, usize, BddValuation)> = None;
+        for &r in &self.info[q].return_nodes {
+            for edge in &self.edges[q][r] {
+                let CompiledEdge::Return { possible, .. } = edge else { continue };
+                let mut pre = base.clone();
+                for (j, pv) in possible.iter().enumerate() {
+                    pre = pre.and(if w.value(self.enc.ret[j]) { &pv.0 } else { &pv.1 });
+                }
+                let limit = best.as_ref().map(|b| b.0).unwrap_or(t).min(t);
+                if let Some((tag, sr)) = self.earliest(q, r, limit, &pre) {
+                    if best.as_ref().is_none_or(|b| tag < b.0) {
+                        best = Some((tag, r, sr));
+                    }
+                }
+            }
+        }
+        let Some((tag, r, sr)) = best else {
+            return Err(format!("no return of procedure {q} found"));
+        };
+        let (steps, start, _) = self.back_to_entry(q, r, sr, tag)?;
+        let ret_step = self.step_for(
+            q,
+            r,
+            StepKind::Return { caller: ProcId(p as u32), call_stmt: self.cfgs[p].nodes[m].stmt.unwrap_or(StmtId(0)) },
+            p,
+            after,
+        );
+        Ok((steps, start, ret_step))
+    }
+}
+
+/// `a && b && (c || (d && e))`: literals shared by every cube first, then the rest.
+pub(crate) fn format_cubes(cubes: &[Vec<Literal>]) -> String {
+    if cubes.is_empty() {
+        return "false".to_string();
+    }
+    let lit = |l: &Literal| if l.value { l.var.clone() } else { format!("!{}", l.var) };
+    let common: Vec<&Literal> = cubes[0].iter().filter(|l| cubes.iter().all(|c| c.contains(l))).collect();
+    let rest: Vec<Vec<&Literal>> = cubes.iter().map(|c| c.iter().filter(|l| !common.contains(l)).collect()).collect();
+    let mut parts: Vec<String> = common.iter().map(|l| lit(l)).collect();
+    if rest.iter().all(|c| !c.is_empty()) {
+        let alts: Vec<String> = rest
+            .iter()
+            .map(|c| {
+                let s = c.iter().map(|l| lit(l)).collect::<Vec<_>>().join(" && ");
+                if c.len() > 1 && rest.len() > 1 {
+                    format!("({s})")
+                } else {
+                    s
+                }
+            })
+            .collect();
+        if alts.len() > 1 && !parts.is_empty() {
+            parts.push(format!("({})", alts.join(" || ")));
+        } else {
+            parts.push(alts.join(" || "));
+        }
+    }
+    if parts.is_empty() {
+        "true".to_string()
+    } else {
+        parts.join(" && ")
+    }
+}

@@ -1,0 +1,109 @@
+//! Random programs: the BDD checker agrees with explicit-state search, and its traces replay.
+
+use model_check::bench::{random_program, GeneratorParams};
+use model_check::explicit::{self, SearchResult};
+use model_check::{check, format_trace, Config, Verdict};
+
+fn params(seed: u64, recursion: bool) -> GeneratorParams {
+    GeneratorParams {
+        globals: 1 + (seed % 3) as usize,
+        procs: (seed % 4) as usize,
+        locals: 1 + (seed % 2) as usize,
+        statements: 4 + (seed % 5) as usize,
+        recursion,
+        seed,
+    }
+}
+
+fn compare(seed: u64, recursion: bool) -> (bool, bool) {
+    let program = random_program(&params(seed, recursion));
+    let diags = boolprog::validate(&program);
+    assert!(diags.is_empty(), "seed {seed}: generated program invalid: {diags:?}\n{}", boolprog::print_bebop(&program).text);
+    let outcome = check(&program, &Config::default());
+    let text = || boolprog::print_bebop(&program).text;
+    let explicit = explicit::search(&program, 100_000, 8);
+    match (&outcome.verdict, &explicit) {
+        (Verdict::ErrorReachable, SearchResult::ErrorReachable) | (Verdict::Safe, SearchResult::Safe) => {}
+        (Verdict::ErrorReachable | Verdict::Safe, SearchResult::Unknown) => {}
+        (v, e) => panic!("seed {seed}: BDD says {v:?}, explicit search says {e:?}\n{}", text()),
+    }
+    if outcome.verdict == Verdict::ErrorReachable {
+        let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("seed {seed}: no trace\n{}", text()));
+        if let Err(e) = explicit::replay(&program, trace) {
+            panic!("seed {seed}: {e}\n{}\n{}", text(), format_trace(&program, trace));
+        }
+    }
+    (outcome.verdict == Verdict::ErrorReachable, explicit != SearchResult::Unknown)
+}
+
+#[test]
+fn recursion_free_random_programs_agree_with_explicit_search() {
+    let mut unsafe_count = 0;
+    let mut decided = 0;
+    for seed in 0..300 {
+        let (is_unsafe, is_decided) = compare(seed, false);
+        unsafe_count += usize::from(is_unsafe);
+        decided += usize::from(is_decided);
+    }
+    // The generator gives a mix of verdicts, and the explicit search decides most programs.
+    assert!(unsafe_count > 30 && unsafe_count < 270, "unsafe: {unsafe_count}");
+    assert!(decided > 250, "decided: {decided}");
+}
+
+#[test]
+fn recursive_random_programs_agree_with_explicit_search() {
+    let mut unsafe_count = 0;
+    for seed in 1000..1200 {
+        unsafe_count += usize::from(compare(seed, true).0);
+    }
+    assert!(unsafe_count > 20, "unsafe: {unsafe_count}");
+}
+
+/// For safe recursion-free programs, the invariant at every statement is exactly the set of
+/// valuations the explicit search reaches there.
+#[test]
+fn invariants_equal_explicit_reachable_sets() {
+    let mut compared = 0;
+    for seed in 2000..2150 {
+        let program = random_program(&params(seed, false));
+        let outcome = check(&program, &Config::default());
+        if outcome.verdict != Verdict::Safe {
+            continue;
+        }
+        let Some(reached) = explicit::reachable_valuations(&program, 100_000, 8) else { continue };
+        for inv in &outcome.invariants {
+            let empty = Default::default();
+            let states = reached.get(&(inv.proc, inv.stmt)).unwrap_or(&empty);
+            // Enumerate all valuations of the scope and compare membership.
+            let scope: Vec<String> = {
+                let proc = program.proc(inv.proc);
+                let mut names: Vec<String> = program
+                    .globals
+                    .iter()
+                    .filter(|g| !proc.local_names().any(|l| *l == g.name))
+                    .map(|g| g.name.clone())
+                    .collect();
+                names.extend(proc.local_names().cloned());
+                names
+            };
+            for bits in 0..1u64 << scope.len() {
+                let valuation: Vec<(String, bool)> =
+                    scope.iter().enumerate().map(|(i, n)| (n.clone(), bits >> i & 1 == 1)).collect();
+                let in_invariant = inv.cubes.iter().any(|cube| {
+                    cube.iter().all(|lit| valuation.iter().any(|(n, v)| *n == lit.var && *v == lit.value))
+                });
+                assert_eq!(
+                    in_invariant,
+                    states.contains(&valuation),
+                    "seed {seed}, {:?} {:?}: {valuation:?} (invariant {})\n{}",
+                    inv.proc,
+                    inv.stmt,
+                    inv.text,
+                    boolprog::print_bebop(&program).text
+                );
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared > 200, "compared {compared}");
+}

@@ -1,0 +1,100 @@
+//! Every `tests/boolprog/*.bp`: expected verdict (first line `// expect: SAFE|UNSAFE`), trace replay, explicit search, golden output.
+
+use std::path::PathBuf;
+
+use model_check::{check, explicit, format_trace, Config, Verdict};
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/boolprog")
+}
+
+fn run_file(name: &str) {
+    let path = dir().join(format!("{name}.bp"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let (program, diags) = boolprog::parse(&text);
+    assert!(diags.is_empty(), "{name}: {}", diagnostics::render_all(&diags, name, &text));
+    let expect_safe = if text.starts_with("// expect: SAFE") {
+        true
+    } else if text.starts_with("// expect: UNSAFE") {
+        false
+    } else {
+        panic!("{name}: first line must be `// expect: SAFE` or `// expect: UNSAFE`")
+    };
+    let outcome = check(&program, &Config::default());
+    let mut golden = String::new();
+    match &outcome.verdict {
+        Verdict::Safe => {
+            assert!(expect_safe, "{name}: expected UNSAFE, got SAFE");
+            golden.push_str("VERDICT: SAFE\n");
+            for inv in &outcome.invariants {
+                let proc = &program.proc(inv.proc).name;
+                let label = inv.label.as_deref().map(|l| format!(" ({l})")).unwrap_or_default();
+                golden.push_str(&format!("{proc}#{}{label}: {}\n", inv.stmt.0, inv.text));
+            }
+        }
+        Verdict::ErrorReachable => {
+            assert!(!expect_safe, "{name}: expected SAFE, got UNSAFE");
+            let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("{name}: no trace"));
+            if let Err(e) = explicit::replay(&program, trace) {
+                panic!("{name}: trace does not replay: {e}\n{}", format_trace(&program, trace));
+            }
+            golden.push_str("VERDICT: UNSAFE\n");
+            golden.push_str(&format_trace(&program, trace));
+        }
+        Verdict::Unknown(reason) => panic!("{name}: UNKNOWN ({reason})"),
+    }
+    // The explicit search agrees (it may give up on deep recursion).
+    match explicit::search(&program, 200_000, 12) {
+        explicit::SearchResult::ErrorReachable => assert!(!expect_safe, "{name}: explicit search finds an error"),
+        explicit::SearchResult::Safe => assert!(expect_safe, "{name}: explicit search finds no error"),
+        explicit::SearchResult::Unknown => {}
+    }
+    expect_test::expect_file![dir().join(format!("{name}.mc"))].assert_eq(&golden);
+}
+
+macro_rules! golden_tests {
+    ($($name:ident),* $(,)?) => {
+        $(#[test] fn $name() { run_file(stringify!($name)); })*
+    };
+}
+
+golden_tests!(
+    partition,
+    testdev,
+    recursion_parity_safe,
+    recursion_parity_unsafe,
+    mutual_recursion_safe,
+    mutual_recursion_unsafe,
+    multiple_returns_safe,
+    multiple_returns_unsafe,
+    globals_callees_safe,
+    globals_callees_unsafe,
+    enforce_safe,
+    enforce_unsafe,
+    nested_loops_safe,
+    nested_loops_unsafe,
+    goto_into_loop_safe,
+    goto_into_loop_unsafe,
+);
+
+#[test]
+fn every_bp_file_has_a_test() {
+    let src = include_str!("golden.rs");
+    for entry in std::fs::read_dir(dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "bp") {
+            let stem = path.file_stem().unwrap().to_str().unwrap().to_string();
+            assert!(src.contains(&format!("    {stem},")), "tests/boolprog/{stem}.bp has no golden test");
+        }
+    }
+}
+
+#[test]
+fn partition_invariant_at_label_l_is_c2bp_s() {
+    let text = std::fs::read_to_string(dir().join("partition.bp")).unwrap();
+    let (program, _) = boolprog::parse(&text);
+    let outcome = check(&program, &Config::default());
+    let inv = outcome.invariant_at_label(&program, "partition", "L").unwrap();
+    // (curr != NULL) && (curr->val > v) && ((prev->val <= v) || (prev == NULL))
+    assert_eq!(inv.text, "!{curr==NULL} && {curr->val>v} && (!{prev->val>v} || {prev==NULL})");
+}

@@ -1,0 +1,66 @@
+//! Resource limits and cancellation end in UNKNOWN with a reason, never a hang; invalid input is UNKNOWN with diagnostics.
+
+use model_check::bench::{random_program, GeneratorParams};
+use model_check::{check, check_with_cancel, Config, Verdict};
+
+fn big() -> boolprog::Program {
+    random_program(&GeneratorParams { globals: 16, procs: 8, locals: 6, statements: 30, recursion: true, seed: 7 })
+}
+
+#[test]
+fn node_budget_gives_unknown() {
+    let outcome = check(&big(), &Config { max_bdd_nodes: 5, ..Config::default() });
+    match outcome.verdict {
+        Verdict::Unknown(reason) => assert!(reason.contains("BDD node budget"), "{reason}"),
+        v => panic!("expected UNKNOWN, got {v:?}"),
+    }
+}
+
+#[test]
+fn time_budget_gives_unknown() {
+    let outcome = check(&big(), &Config { time_budget_ms: Some(0), ..Config::default() });
+    match outcome.verdict {
+        Verdict::Unknown(reason) => assert!(reason.contains("time budget"), "{reason}"),
+        v => panic!("expected UNKNOWN, got {v:?}"),
+    }
+}
+
+#[test]
+fn cancellation_gives_unknown() {
+    let calls = std::cell::Cell::new(0);
+    let outcome = check_with_cancel(&big(), &Config::default(), &|| {
+        calls.set(calls.get() + 1);
+        calls.get() > 3
+    });
+    assert_eq!(outcome.verdict, Verdict::Unknown("cancelled".to_string()));
+    assert_eq!(calls.get(), 4);
+}
+
+#[test]
+fn invalid_programs_are_unknown_with_diagnostics() {
+    let (program, _) = boolprog::parse("void main() begin x := 1; end");
+    let outcome = check(&program, &Config::default());
+    assert!(matches!(outcome.verdict, Verdict::Unknown(_)));
+    assert!(diagnostics::has_errors(&outcome.diagnostics));
+}
+
+#[test]
+fn error_labels_are_targets() {
+    let (program, diags) = boolprog::parse("void main() begin decl a; a := *; if (a) then ERROR: skip; fi end");
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(check(&program, &Config::default()).verdict, Verdict::Safe);
+    let config = Config { error_labels: vec!["ERROR".to_string()], ..Config::default() };
+    let outcome = check(&program, &config);
+    assert_eq!(outcome.verdict, Verdict::ErrorReachable);
+    let trace = outcome.trace.unwrap();
+    model_check::explicit::replay_with_error_labels(&program, &trace, &config.error_labels).unwrap();
+    assert_eq!(trace.steps.last().unwrap().kind, model_check::StepKind::ErrorLabel);
+}
+
+#[test]
+fn statistics_are_filled() {
+    let outcome = check(&big(), &Config::default());
+    assert!(outcome.statistics.iterations > 0);
+    assert!(outcome.statistics.peak_bdd_nodes > 0);
+    assert!(outcome.statistics.bdd_variables > 0);
+}

@@ -1,0 +1,6 @@
+//! Integration tests of the model checker: hand-written programs with golden outputs, trace replay, and differential tests.
+
+mod differential;
+mod golden;
+mod limits;
+mod spin;

@@ -1,0 +1,494 @@
+//! The examples gallery: the seed papers' programs and a few classic lock/driver programs,
+//! each with a short description and a lab note (markdown) for course labs.
+
+use crate::types::Mode;
+
+/// One gallery entry.
+#[derive(Clone, Copy, Debug)]
+pub struct Example {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub mode: Mode,
+    /// Two lines: what the program is and what to look at.
+    pub description: &'static str,
+    pub source: &'static str,
+    pub predicates: &'static str,
+    /// A guided exercise: what to predict, what to click, what to observe.
+    pub lab_note: &'static str,
+}
+
+pub const PARTITION: &str = r#"typedef struct cell {
+  int val;
+  struct cell* next;
+} *list;
+
+list partition(list *l, int v) {
+  list curr, prev, newl, nextCurr;
+
+  curr = *l;
+  prev = NULL;
+  newl = NULL;
+  while (curr != NULL) {
+    nextCurr = curr->next;
+    if (curr->val > v) {
+      if (prev != NULL) {
+        prev->next = nextCurr;
+      }
+      if (curr == *l) {
+        *l = nextCurr;
+      }
+      curr->next = newl;
+L:    newl = curr;
+    } else {
+      prev = curr;
+    }
+    curr = nextCurr;
+  }
+  return newl;
+}
+"#;
+
+pub const PARTITION_PREDICATES: &str = "partition {\n  curr == NULL,\n  prev == NULL,\n  curr->val > v,\n  prev->val > v\n}\n";
+
+pub const FOO_BAR: &str = r#"int bar(int* q, int y) {
+  int l1, l2;
+  l1 = y;
+  l2 = y - 1;
+  if (*q > y)
+    *q = y;
+  return l1;
+}
+
+void foo(int* p, int x) {
+  int r;
+  if (*p <= x)
+    *p = x;
+  else
+    *p = *p + x;
+  r = bar(p, x);
+}
+
+int main(void) {
+  int a = __VERIFIER_nondet_int();
+  foo(&a, 0);
+  return 0;
+}
+"#;
+
+pub const FOO_BAR_PREDICATES: &str = "bar {\n  y >= 0,\n  *q <= y,\n  y == l1,\n  y > l2\n}\n\nfoo {\n  *p <= 0,\n  x == 0,\n  r == 0\n}\n";
+
+pub const INC_FOO: &str = r#"int inc(int x) {
+  x = x + 1;
+  return x;
+}
+
+void foo(int a) {
+  int b, c;
+  b = inc(a);
+  c = inc(b);
+  assert(a != 2 || c == 4);
+}
+
+int main(void) {
+  foo(2);
+  return 0;
+}
+"#;
+
+pub const INC_FOO_MONO_PREDICATES: &str = "inc {\n  x == 2,\n  x == 3,\n  x == 4\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
+
+pub const INC_FOO_POLY_PREDICATES: &str = "inc {\n  x == 'x + 1\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
+
+pub const INCREMENT: &str = r#"int main(void) {
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x == 2);
+  x = x + 1;
+  assert(x < 5);
+  return 0;
+}
+"#;
+
+pub const INCREMENT_PREDICATES: &str = "main {\n  x < 5,\n  x == 2\n}\n";
+
+pub const TESTDEV: &str = r#"/* BOOP thesis, chapter 3: a (strongly simplified) Linux device driver. */
+#define TRUE 1
+#define FALSE 0
+#define ENODEV 19
+#define MINORBITS 8
+#define MAJOR(dev) ((dev) >> MINORBITS)
+#define BUF_SIZE 16
+
+#define MOD_INC_USE_COUNT  (usecount = usecount + 1)
+#define MOD_DEC_USE_COUNT  (usecount = usecount - 1)
+#define MOD_IN_USE         (usecount != 0)
+
+struct inode { int i_rdev; };
+struct file { int f_pos; };
+
+int usecount;
+int locked;
+int major;
+
+int register_chrdev(int requested) {
+  usecount = 0;
+  return 42;
+}
+
+void unregister_chrdev(int m) {
+  if (MOD_IN_USE) {
+ERROR: reach_error();
+  }
+}
+
+int testdev_open(struct inode *inode, struct file *filp) {
+  assert(MAJOR(inode->i_rdev) == major);
+  MOD_INC_USE_COUNT;
+
+  if (locked)
+    return -ENODEV;
+  locked = TRUE;
+  return 0; /* success */
+}
+
+int testdev_read(struct file *filp, char *buffer, int count) {
+  int n = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n >= 0 && n <= count);
+  return n;
+}
+
+int testdev_release(struct inode *inode, struct file *filp) {
+  MOD_DEC_USE_COUNT;
+  locked = FALSE;
+  return 0;
+}
+
+int main(void) {
+  struct inode inode;
+  struct file my_file;
+  char buffer[BUF_SIZE];
+  int rval, count;
+
+  locked = FALSE;
+  major = register_chrdev(0);
+  inode.i_rdev = major << MINORBITS;
+
+A: testdev_open(&inode, &my_file);
+  do {
+B:  rval = testdev_open(&inode, &my_file);
+    if (rval == 0) {
+C:    count = testdev_read(&my_file, buffer, BUF_SIZE);
+      testdev_release(&inode, &my_file);
+    } else
+      count = 0;
+  } while (count != 0);
+D: testdev_release(&inode, &my_file);
+E: unregister_chrdev(major);
+  return 0;
+}
+"#;
+
+pub const TESTDEV_FIXED: &str = r#"/* testdev with the bug fixed: the use count is only incremented once access is granted. */
+#define TRUE 1
+#define FALSE 0
+#define ENODEV 19
+#define MINORBITS 8
+#define MAJOR(dev) ((dev) >> MINORBITS)
+#define BUF_SIZE 16
+
+#define MOD_INC_USE_COUNT  (usecount = usecount + 1)
+#define MOD_DEC_USE_COUNT  (usecount = usecount - 1)
+#define MOD_IN_USE         (usecount != 0)
+
+struct inode { int i_rdev; };
+struct file { int f_pos; };
+
+int usecount;
+int locked;
+int major;
+
+int register_chrdev(int requested) {
+  usecount = 0;
+  return 42;
+}
+
+void unregister_chrdev(int m) {
+  if (MOD_IN_USE) {
+ERROR: reach_error();
+  }
+}
+
+int testdev_open(struct inode *inode, struct file *filp) {
+  assert(MAJOR(inode->i_rdev) == major);
+
+  if (locked)
+    return -ENODEV;
+  locked = TRUE;
+  MOD_INC_USE_COUNT;
+  return 0; /* success */
+}
+
+int testdev_read(struct file *filp, char *buffer, int count) {
+  int n = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n >= 0 && n <= count);
+  return n;
+}
+
+int testdev_release(struct inode *inode, struct file *filp) {
+  MOD_DEC_USE_COUNT;
+  locked = FALSE;
+  return 0;
+}
+
+int main(void) {
+  struct inode inode;
+  struct file my_file;
+  char buffer[BUF_SIZE];
+  int rval, count;
+
+  locked = FALSE;
+  major = register_chrdev(0);
+  inode.i_rdev = major << MINORBITS;
+
+A: rval = testdev_open(&inode, &my_file);
+  if (rval == 0) {
+    do {
+C:    count = testdev_read(&my_file, buffer, BUF_SIZE);
+    } while (count != 0);
+D:  testdev_release(&inode, &my_file);
+  }
+E: unregister_chrdev(major);
+  return 0;
+}
+"#;
+
+pub const COUNTING_LOOP: &str = r#"/* BOOP §7.4: each refinement learns one more value of i. */
+#define K 4
+
+int main(void) {
+  int i = 0;
+  while (i < K)
+    i = i + 1;
+  assert(i == K);
+  return 0;
+}
+"#;
+
+pub const MARK: &str = r#"struct node {
+  int mark;
+  struct node *next;
+};
+
+void mark(struct node *list) {
+  struct node *this, *tmp, *prev;
+  prev = 0;
+  this = list;
+  /* traverse list and mark, setting back pointers */
+  while (this != 0) {
+    if (this->mark == 1)
+      break;
+    this->mark = 1;
+    tmp = prev;
+    prev = this;
+    this = this->next;
+    prev->next = tmp;
+  }
+  /* traverse back, resetting the pointers */
+  while (prev != 0) {
+    tmp = this;
+    this = prev;
+    prev = prev->next;
+    this->next = tmp;
+  }
+}
+"#;
+
+pub const MARK_PREDICATES: &str = "mark {\n  this == 0,\n  prev == 0,\n  this->mark == 1,\n  prev->mark == 1\n}\n";
+
+pub const LOCK: &str = r#"/* Lock discipline (SLAM's classic): never acquire a held lock, never release a free one. */
+int locked = 0;
+
+void lock(void) {
+  if (locked) reach_error();
+  locked = 1;
+}
+
+void unlock(void) {
+  if (!locked) reach_error();
+  locked = 0;
+}
+
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int got;
+  do {
+    lock();
+    got = 0;
+    if (__VERIFIER_nondet_int()) {
+      unlock();
+      n = n + 1;
+      got = 1;
+    }
+  } while (got != 0);
+  unlock();
+  return 0;
+}
+"#;
+
+pub const DRIVER_STATE: &str = r#"/* A driver state machine with a missed transition: can the request complete twice? */
+#define IDLE 0
+#define PENDING 1
+#define DONE 2
+
+int state = IDLE;
+
+void start(void) {
+  if (state != IDLE) reach_error();
+  state = PENDING;
+}
+
+void complete(void) {
+  if (state != PENDING) reach_error();
+  state = DONE;
+}
+
+int main(void) {
+  int retries = __VERIFIER_nondet_int();
+  start();
+  if (retries > 0) {
+    complete();
+  }
+  if (retries > 1) {
+    complete();   /* bug: the second completion happens in state DONE */
+  }
+  return 0;
+}
+"#;
+
+pub const BOOLEAN_PROGRAM: &str = r#"// A boolean program: is the error reachable when the recursion depth is odd?
+decl g;
+
+void flip() begin
+  g := !g;
+end
+
+void rec(n) begin
+  if (n) then
+    flip();
+    rec(*);
+  fi
+end
+
+void main() begin
+  g := 0;
+  rec(*);
+  assert(!g);
+end
+"#;
+
+/// The whole gallery, in the order the UI lists it.
+pub const ALL: &[Example] = &[
+    Example {
+        id: "testdev",
+        title: "testdev driver (buggy)",
+        mode: Mode::Check,
+        description: "BOOP ch. 3: a Linux driver that increments its use count even when open fails.\nRun it and step through the iterations: predicates about locked and the return value appear until the two-opens trace is found.",
+        source: TESTDEV,
+        predicates: "",
+        lab_note: "## testdev\n\n**Predict.** The program opens the device at `A` and again at `B` without closing it. Will `unregister_chrdev` see a non-zero use count?\n\n**Click.** *Run* (Ctrl+Enter), then click iteration 1 in the timeline. Open the trace view.\n\n**Observe.** Iteration 1 only knows the predicate from the `assert`; every path is possible, so the abstract counterexample is spurious. Which statement makes its feasibility check fail (BOOP Fig 7.3)? Which predicates are added? In the last iteration the counterexample is real: read the concrete inputs and the replayed C trace.\n",
+    },
+    Example {
+        id: "testdev-fixed",
+        title: "testdev driver (fixed)",
+        mode: Mode::Check,
+        description: "The same driver with MOD_INC_USE_COUNT moved after locked = TRUE.\nThe verdict is SAFE: look at the invariants the final boolean program proves.",
+        source: TESTDEV_FIXED,
+        predicates: "",
+        lab_note: "## testdev, fixed\n\n**Predict.** Which predicates does the proof need? (Think of `usecount` and `locked`.)\n\n**Click.** *Run*, then open the invariants view of the last iteration.\n\n**Observe.** The invariant at the entry of `unregister_chrdev` relates the use count to the lock. Compare the number of iterations with the buggy version.\n",
+    },
+    Example {
+        id: "partition",
+        title: "partition (C2BP Fig. 1)",
+        mode: Mode::Abstract,
+        description: "C2BP's running example: abstracting list partition with four predicates.\nCompare the boolean program with Fig. 1(b) and read the invariant at label L.",
+        source: PARTITION,
+        predicates: PARTITION_PREDICATES,
+        lab_note: "## partition\n\n**Predict.** What does `prev = curr` do to `{prev==NULL}`? What does `curr = nextCurr` do to `{curr==NULL}`?\n\n**Click.** *Run* in Abstract mode. Hover the boolean line of `prev = curr`; open the cube lattice for `{prev==NULL}`.\n\n**Observe.** The cube `{curr==NULL}` implies the weakest precondition, its negation implies the negated one: `choose({curr==NULL}, !{curr==NULL})`. For `curr = nextCurr` no cube works: the predicate becomes unknown. The invariant at `L` is `{curr!=NULL} && {curr->val>v} && ({prev->val<=v} || {prev==NULL})`.\n",
+    },
+    Example {
+        id: "foo-bar",
+        title: "foo / bar (C2BP Fig. 2)",
+        mode: Mode::Abstract,
+        description: "C2BP §4: aliasing in *p = *p + x, and how a call is abstracted with prm/ret and the update of E_u.\nLook at the call r = bar(p, x).",
+        source: FOO_BAR,
+        predicates: FOO_BAR_PREDICATES,
+        lab_note: "## foo / bar\n\n**Predict.** Can `*p` alias `x` in `*p = *p + x`? What is `WP(*p = *p + x, *p <= 0)`?\n\n**Click.** *Run* in Abstract mode; select the statement `*p = *p + x` and open the WP view; then select the call `r = bar(p, x)`.\n\n**Observe.** Points-to analysis rules out the alias case, so the WP is `*p + x <= 0`, strengthened to `{*p<=0} && {x==0}`. At the call, the actual-parameter predicates `prm` are computed from `bar`'s formal predicates `E_f`, and `{*p<=0}` and `{r==0}` are updated from the return predicates.\n",
+    },
+    Example {
+        id: "inc-foo-poly",
+        title: "inc / foo (polymorphic)",
+        mode: Mode::Abstract,
+        description: "Polymorphic predicate abstraction §2: one predicate x == 'x + 1 serves every call of inc.\nSwitch to the monomorphic predicates in the comment and compare.",
+        source: INC_FOO,
+        predicates: INC_FOO_POLY_PREDICATES,
+        lab_note: "## inc / foo\n\n**Predict.** With the monomorphic predicates `x==2, x==3, x==4`, can the abstraction prove `c == 4` when `a == 2`?\n\n**Click.** *Run* in Abstract mode with the polymorphic predicate, then replace it with the monomorphic set and run again.\n\n**Observe.** With `x == 'x + 1`, the call `b = inc(a)` becomes `{b==3} := choose({a==2} && ret, ...)`: the symbolic constant `'x` is bound to the actual at each call site.\n",
+    },
+    Example {
+        id: "increment",
+        title: "x = x + 1 with {x<5}, {x==2}",
+        mode: Mode::Abstract,
+        description: "Polymorphic paper §4.3: after x = x + 1, {x<5} is implied by {x==2}.\nOpen the cube lattice of the assignment for {x<5}.",
+        source: INCREMENT,
+        predicates: INCREMENT_PREDICATES,
+        lab_note: "## x = x + 1\n\n**Predict.** Which cubes over `{x<5}` and `{x==2}` imply `x + 1 < 5`?\n\n**Click.** *Run*, select `x = x + 1`, open the lattice for `{x<5}`.\n\n**Observe.** `{x==2}` is proven (so is `{x<5}` alone? no: `x = 4` is a counterexample); the result is `choose({x==2}, ...)`.\n",
+    },
+    Example {
+        id: "counting-loop",
+        title: "counting loop (BOOP §7.4)",
+        mode: Mode::Check,
+        description: "while (i < K) i = i + 1: each refinement learns one more value of i.\nChange K to 100 and see the iteration budget stop the run with UNKNOWN.",
+        source: COUNTING_LOOP,
+        predicates: "",
+        lab_note: "## counting loop\n\n**Predict.** How many iterations does CEGAR need for K = 4? For K = 100?\n\n**Click.** *Run* and count the timeline entries; then set K to 100.\n\n**Observe.** The predicates `i == 0`, `i == 1`, ... appear one per iteration: predicate abstraction with WP-based refinement cannot generalise to `i <= K`.\n",
+    },
+    Example {
+        id: "mark",
+        title: "mark (C2BP §6.2)",
+        mode: Mode::Abstract,
+        description: "Marking a list by pointer reversal, abstracted with heap predicates.\nLook at which assignments become unknown and why.",
+        source: MARK,
+        predicates: MARK_PREDICATES,
+        lab_note: "## mark\n\n**Predict.** Which statements of the traversal can change `{this->mark==1}`?\n\n**Click.** *Run* in Abstract mode; hover `prev->next = tmp` and open its WP view.\n\n**Observe.** Morris' rule considers whether `prev->next` may alias `this`, `prev` or their fields; the points-to analysis decides which cases remain.\n",
+    },
+    Example {
+        id: "lock",
+        title: "lock discipline",
+        mode: Mode::Check,
+        description: "SLAM's classic property: a lock is never acquired twice or released while free.\nThe loop's correlation between got and locked must be discovered.",
+        source: LOCK,
+        predicates: "",
+        lab_note: "## lock discipline\n\n**Predict.** Which predicates does CEGAR need? (Hint: the loop exits when `got == 0`.)\n\n**Click.** *Run*, then look at the predicates added in each iteration.\n\n**Observe.** `locked != 0` and `got != 0` are discovered; the final invariant at the loop head correlates them.\n",
+    },
+    Example {
+        id: "driver-state",
+        title: "driver state machine (buggy)",
+        mode: Mode::Check,
+        description: "A request that can be completed twice when retries > 1.\nThe verdict is UNSAFE with a concrete value of retries.",
+        source: DRIVER_STATE,
+        predicates: "",
+        lab_note: "## driver state machine\n\n**Predict.** Which value of `retries` reaches the error?\n\n**Click.** *Run*, then read the concrete inputs and the C trace.\n\n**Observe.** The solver's model gives `retries` a value greater than 1; the interpreter replays it to `reach_error()`.\n",
+    },
+    Example {
+        id: "boolean-program",
+        title: "a boolean program",
+        mode: Mode::BooleanProgram,
+        description: "Boolean programs are a language of their own: recursion, globals, nondeterminism.\nModel check it and read the trace: how deep is the recursion?",
+        source: BOOLEAN_PROGRAM,
+        predicates: "",
+        lab_note: "## a boolean program\n\n**Predict.** `g` flips at every level of recursion. For which depths does the assertion fail?\n\n**Click.** *Run* in Boolean program mode; read the trace with the valuations.\n\n**Observe.** The shortest counterexample recurses once: the summary of `rec` is computed once and reused at every call site.\n",
+    },
+];
+
+/// Looks an example up by id.
+pub fn by_id(id: &str) -> Option<&'static Example> {
+    ALL.iter().find(|e| e.id == id)
+}

@@ -1,0 +1,232 @@
+//! Plain serializable data exchanged between the engine and its front ends (web worker, CLI `--json`).
+
+use serde::{Deserialize, Serialize};
+
+/// What the user asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// The CEGAR loop on a C program.
+    #[default]
+    Check,
+    /// C + user predicates → boolean program → invariants, no refinement.
+    Abstract,
+    /// Model check a boolean program written by hand.
+    BooleanProgram,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Strategy {
+    Lattice,
+    #[default]
+    Exact,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RefineMethod {
+    #[default]
+    Wp,
+    Sp,
+}
+
+/// User-visible settings. Every field is explicit; `Options::default()` is what the UI and CLI show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Options {
+    /// Integer width override for the decision procedure (0 = C's own widths).
+    pub int_width: u8,
+    pub strategy: Strategy,
+    /// Maximum cube length for the lattice strategy (0 = unbounded).
+    pub max_cube: u32,
+    pub refine: RefineMethod,
+    pub max_iterations: u32,
+    pub timeout_ms: u64,
+    /// Record cube lattices and solver queries (explain views); slower.
+    pub record_explanations: bool,
+    /// C data model: "LP64" (long and pointers 64 bits) or "ILP32".
+    pub data_model: String,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            int_width: 0,
+            strategy: Strategy::Exact,
+            max_cube: 0,
+            refine: RefineMethod::Wp,
+            max_iterations: 30,
+            timeout_ms: 60_000,
+            record_explanations: true,
+            data_model: "LP64".to_string(),
+        }
+    }
+}
+
+/// One run request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct Request {
+    pub mode: Mode,
+    /// C source (Check, Abstract) or boolean program (BooleanProgram).
+    pub source: String,
+    pub file_name: String,
+    /// Predicates in C2BP's `proc { p1, p2 }` syntax (Abstract; initial predicates for Check).
+    pub predicates: String,
+    pub options: Options,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// A diagnostic with resolved positions (1-based lines and columns).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiagnosticData {
+    pub severity: Severity,
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+    pub help: Option<String>,
+    /// Which text it is about: "source" or "predicates".
+    pub origin: String,
+    /// `file:line:col: error: message` with the source line and a caret.
+    pub rendered: String,
+}
+
+/// A printed boolean program with, per printed line, the C source line it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct BooleanProgramText {
+    pub text: String,
+    /// `c_lines[i]` is the 1-based C line of boolean line `i + 1`, if any.
+    pub c_lines: Vec<Option<u32>>,
+}
+
+/// One step of an abstract (boolean program) counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbstractStep {
+    pub procedure: String,
+    /// 1-based line in the boolean program text.
+    pub bp_line: Option<u32>,
+    /// 1-based C line of the statement it came from.
+    pub c_line: Option<u32>,
+    pub statement: String,
+    pub kind: String,
+    /// Boolean variables in scope after the step.
+    pub valuation: Vec<(String, bool)>,
+}
+
+/// One row of a feasibility table (BOOP Fig 7.3 for wp, NEWTON's table for sp).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeasibilityRow {
+    pub c_line: Option<u32>,
+    pub statement: String,
+    /// Condition(s) at this point: WP threads, or SP's Ω/Φ/Π columns.
+    pub columns: Vec<(String, String)>,
+    pub contradiction: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct Statistics {
+    pub solver_queries: u64,
+    pub solver_cache_hits: u64,
+    pub sat_calls: u64,
+    pub cubes_visited: u64,
+    pub bdd_peak_nodes: u64,
+    pub abstraction_ms: f64,
+    pub model_check_ms: f64,
+    pub refine_ms: f64,
+}
+
+/// Everything the UI shows about one CEGAR iteration.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+pub struct IterationSnapshot {
+    /// 1-based.
+    pub index: u32,
+    pub predicates: String,
+    pub boolean_program: BooleanProgramText,
+    pub abstract_trace: Vec<AbstractStep>,
+    /// "feasible", "infeasible", or empty when the abstraction was safe.
+    pub feasibility: String,
+    pub feasibility_method: String,
+    pub feasibility_table: Vec<FeasibilityRow>,
+    pub new_predicates: Vec<String>,
+    pub statistics: Statistics,
+    pub explanation: Option<crate::explain::ExplanationData>,
+}
+
+/// A step of a concrete C counterexample.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConcreteStep {
+    pub line: u32,
+    pub procedure: String,
+    pub statement: String,
+    pub values: Vec<(String, String)>,
+}
+
+/// An invariant at a program point.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvariantData {
+    pub procedure: String,
+    pub c_line: Option<u32>,
+    pub location: String,
+    pub formula: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Verdict {
+    Safe,
+    Unsafe,
+    Unknown,
+}
+
+impl Verdict {
+    /// SV-COMP's spelling for `unreach-call`.
+    pub fn sv_comp(self) -> &'static str {
+        match self {
+            Verdict::Safe => "true",
+            Verdict::Unsafe => "false",
+            Verdict::Unknown => "unknown",
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Safe => "SAFE",
+            Verdict::Unsafe => "UNSAFE",
+            Verdict::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+/// The end of a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub sv_comp: String,
+    pub reason: String,
+    pub diagnostics: Vec<DiagnosticData>,
+    pub iterations: Vec<IterationSnapshot>,
+    pub final_predicates: String,
+    pub invariants: Vec<InvariantData>,
+    pub trace: Vec<ConcreteStep>,
+    pub inputs: Vec<String>,
+    pub statistics: Statistics,
+    pub elapsed_ms: f64,
+}
+
+/// Streamed while a run progresses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    Progress { phase: String, iteration: u32, solver_queries: u64 },
+    Iteration { snapshot: Box<IterationSnapshot> },
+    Done { outcome: Box<Outcome> },
+}

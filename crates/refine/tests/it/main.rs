@@ -1,0 +1,150 @@
+//! Integration tests of path feasibility and predicate discovery on small C programs.
+
+use c_ir::{display_expr, Program, StmtKind, StmtRef};
+use expect_test::{expect, Expect};
+use refine::{analyze_path, PathVerdict, RefineConfig, RefinementMethod, SolverSettings};
+use std::collections::{HashSet, VecDeque};
+
+fn lower(file: &str) -> Program {
+    let path = format!("{}/../../tests/cegar/{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).expect("test program");
+    let (program, diagnostics) = c_front::lower(&source, file, &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
+    program.expect("lowered")
+}
+
+/// The shortest interprocedural statement sequence from the entry to an error statement
+/// (ignoring conditions), with calls entered.
+fn shortest_error_path(program: &Program, skip: usize) -> Vec<StmtRef> {
+    let entry = program.entry.expect("entry");
+    type State = (Vec<StmtRef>, StmtRef);
+    let start: State = (Vec::new(), StmtRef { proc: entry, index: 0 });
+    let mut queue: VecDeque<(State, Vec<StmtRef>)> = VecDeque::new();
+    let mut seen: HashSet<State> = HashSet::new();
+    queue.push_back((start, Vec::new()));
+    let mut found = 0;
+    while let Some(((stack, at), mut trail)) = queue.pop_front() {
+        trail.push(at);
+        let proc = program.proc(at.proc);
+        let stmt = &proc.body[at.index as usize];
+        let mut next: Vec<State> = Vec::new();
+        match &stmt.kind {
+            StmtKind::Error => {
+                if found == skip {
+                    return trail;
+                }
+                found += 1;
+                continue;
+            }
+            StmtKind::Call { callee, .. } if !program.proc(*callee).body.is_empty() => {
+                let mut s = stack.clone();
+                s.push(at);
+                next.push((s, StmtRef { proc: *callee, index: 0 }));
+            }
+            StmtKind::Return { .. } => {
+                if let Some((&site, rest)) = stack.split_last() {
+                    for n in program.proc(site.proc).successors(site.index) {
+                        next.push((rest.to_vec(), StmtRef { proc: site.proc, index: n }));
+                    }
+                }
+            }
+            _ => {
+                for n in proc.successors(at.index) {
+                    next.push((stack.clone(), StmtRef { proc: at.proc, index: n }));
+                }
+            }
+        }
+        for s in next {
+            if s.0.len() < 8 && seen.insert(s.clone()) {
+                queue.push_back((s, trail.clone()));
+            }
+        }
+    }
+    panic!("no error path");
+}
+
+fn config(method: RefinementMethod) -> RefineConfig {
+    RefineConfig { method, solver: SolverSettings { config: solver::SolverConfig::c_semantics() } }
+}
+
+fn summary(program: &Program, file: &str, method: RefinementMethod, skip: usize) -> String {
+    let stmts = shortest_error_path(program, skip);
+    let analysis = analyze_path(program, &stmts, &config(method), &|| false).expect("path");
+    let mut out = format!("{file} [{}] path of {} steps: ", analysis.method.name(), analysis.path.steps.len());
+    match &analysis.verdict {
+        PathVerdict::Feasible { inputs, .. } => {
+            out.push_str(&format!("feasible, inputs {:?}\n", inputs));
+        }
+        PathVerdict::Infeasible { predicates, .. } => {
+            out.push_str("infeasible\n");
+            for p in predicates {
+                let scope = p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into());
+                out.push_str(&format!("  {scope}: {}\n", display_expr(program, &p.predicate)));
+            }
+        }
+        PathVerdict::Unknown(r) => out.push_str(&format!("unknown: {r}\n")),
+    }
+    out
+}
+
+fn check(file: &str, method: RefinementMethod, skip: usize, expect: Expect) {
+    let program = lower(file);
+    expect.assert_eq(&summary(&program, file, method, skip));
+}
+
+#[test]
+fn loop_exit_without_iterations_is_infeasible_wp() {
+    check(
+        "loop_k3.c",
+        RefinementMethod::Wp,
+        0,
+        expect![[r#"
+            loop_k3.c [wp] path of 4 steps: infeasible
+              main: i >= 3
+        "#]],
+    );
+}
+
+#[test]
+fn loop_exit_without_iterations_is_infeasible_sp() {
+    check(
+        "loop_k3.c",
+        RefinementMethod::Sp,
+        0,
+        expect![[r#"
+            loop_k3.c [sp] path of 4 steps: infeasible
+              main: i >= 3
+              main: i == 0
+        "#]],
+    );
+}
+
+#[test]
+fn nondet_error_path_is_feasible_with_inputs() {
+    check(
+        "nondet_unsafe.c",
+        RefinementMethod::Wp,
+        0,
+        expect![[r#"
+            nondet_unsafe.c [wp] path of 8 steps: infeasible
+              main: z == 8
+              main: y > x
+        "#]],
+    );
+}
+
+#[test]
+fn testdev_shortest_path() {
+    check(
+        "testdev.c",
+        RefinementMethod::Wp,
+        0,
+        expect![[r#"
+            testdev.c [wp] path of 24 steps: infeasible
+              testdev_open: inode->i_rdev >> 8 == major
+              main: inode_main.i_rdev >> 8 == major
+              global: major << 8 >> 8 == major
+              register_chrdev: register_chrdev_return << 8 >> 8 == register_chrdev_return
+        "#]],
+    );
+}

@@ -1,0 +1,540 @@
+//! Encoding `logic` formulas into the circuit: integer and pointer terms as two's complement
+//! bit vectors, and the logical memory model (BOOP ch. 5, C2BP §4).
+//!
+//! Memory model:
+//! - variable `v` has the constant address `(v + 1) << (pointer_bits / 2)` (string literal `n`
+//!   continues the numbering after the variables): distinct, non-null, and far enough apart that
+//!   `&a[i] = &a + i` (a signed index, stride 1) never reaches another variable;
+//! - every location term (address-taken variable, `*p`, `s.f`/`p->f`, `a[i]`) has an address
+//!   and a value; any two location terms of the same memory type key are functionally
+//!   consistent (Ackermann): equal addresses imply equal values;
+//! - `&(e.f)` is an uninterpreted function of `&e` per struct field: injective, non-null,
+//!   different from every other field's addresses and from variable addresses;
+//! - uninterpreted symbols `App(name, args)` are functions of their arguments (Ackermann);
+//!   nullary ones (fresh values `$...`) are free constants.
+
+use crate::blast::{Bits, Circuit};
+use crate::sat::Lit;
+use crate::SolverConfig;
+use c_ir::{BinaryOp, Expr, ExprKind, Program, StructId, Type, UnaryOp, VarId};
+use logic::MemoryTypeKey;
+use std::collections::HashMap;
+
+/// A formula the solver cannot encode (floating point, opaque types, struct-valued terms...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    pub message: String,
+}
+
+impl Unsupported {
+    fn new(message: impl Into<String>) -> Unsupported {
+        Unsupported { message: message.into() }
+    }
+    /// A diagnostic "unsupported in predicates: ..." at `span`.
+    pub fn to_diagnostic(&self, span: diagnostics::Span) -> diagnostics::Diagnostic {
+        diagnostics::Diagnostic::error(span, format!("unsupported in predicates: {}", self.message))
+            .with_help("the decision procedure handles integers, pointers, structs fields and arrays; other terms make the answer unknown")
+    }
+}
+
+impl std::fmt::Display for Unsupported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unsupported in predicates: {}", self.message)
+    }
+}
+
+struct Location {
+    address: Bits,
+    value: Bits,
+}
+
+/// The encoder state: the circuit plus term caches and memory-model bookkeeping.
+pub struct Encoder {
+    pub(crate) circuit: Circuit,
+    config: SolverConfig,
+    vars: Vec<(String, Type, bool)>,
+    structs: Vec<StructId>,
+    terms: HashMap<Expr, Bits>,
+    var_values: HashMap<VarId, Bits>,
+    registered_vars: Vec<VarId>,
+    locations: HashMap<(MemoryTypeKey, u32), Vec<Location>>,
+    /// per (struct, field): (base address, field address)
+    field_addresses: HashMap<(u32, u32), Vec<(Bits, Bits)>>,
+    /// constant addresses in use (variables and strings)
+    used_constant_addresses: Vec<u128>,
+    apps: HashMap<(String, usize, u32), Vec<(Vec<Bits>, Bits)>>,
+}
+
+impl Encoder {
+    pub fn new(program: &Program, config: &SolverConfig, circuit: Circuit) -> Encoder {
+        Encoder {
+            circuit,
+            config: config.clone(),
+            vars: program.vars.iter().map(|v| (v.name.clone(), v.ty.clone(), v.address_taken)).collect(),
+            structs: (0..program.structs.len() as u32).map(StructId).collect(),
+            terms: HashMap::new(),
+            var_values: HashMap::new(),
+            registered_vars: Vec::new(),
+            locations: HashMap::new(),
+            field_addresses: HashMap::new(),
+            used_constant_addresses: Vec::new(),
+            apps: HashMap::new(),
+        }
+    }
+
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// The bit width of values of `ty`.
+    pub fn width(&self, ty: &Type) -> Result<u32, Unsupported> {
+        match ty {
+            Type::Bool => Ok(1),
+            Type::Int { bits, .. } => Ok(self.config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).max(1)),
+            Type::Pointer(_) | Type::Array(..) => Ok(self.config.pointer_bits.max(8)),
+            Type::Void => Err(Unsupported::new("a `void` value")),
+            Type::Function => Err(Unsupported::new("a function value")),
+            Type::Struct(_) => Err(Unsupported::new("a struct value used as a whole")),
+            Type::Opaque(name) => Err(Unsupported::new(format!("a value of type `{name}` (e.g. floating point)"))),
+        }
+    }
+
+    fn pointer_width(&self) -> u32 {
+        self.config.pointer_bits.max(8)
+    }
+
+    fn var_address(&self, v: u32) -> u128 {
+        constant_address(self.pointer_width(), v)
+    }
+
+    fn str_address(&self, n: u32) -> u128 {
+        self.var_address(self.vars.len() as u32 + n)
+    }
+
+    /// The value bits of a term already encoded (for models).
+    pub fn encoded(&self, e: &Expr) -> Option<&Bits> {
+        if let ExprKind::Var(v) = e.kind {
+            return self.var_values.get(&v);
+        }
+        self.terms.get(e)
+    }
+
+    /// The variables encoded so far.
+    pub fn encoded_vars(&self) -> Vec<VarId> {
+        let mut v: Vec<VarId> = self.var_values.keys().copied().collect();
+        v.sort();
+        v
+    }
+
+    /// The literal of a boolean formula (non-boolean scalars count as `!= 0`).
+    pub fn bool_lit(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
+        if e.ty != Type::Bool {
+            let bits = self.bits(e)?;
+            return Ok(self.circuit.or_many(&bits));
+        }
+        match &e.kind {
+            ExprKind::Const(v) => Ok(Lit::from_bool(*v != 0)),
+            ExprKind::Unary(UnaryOp::Not, a) => Ok(!self.bool_lit(a)?),
+            ExprKind::Binary(op, a, b) if op.is_logical() => {
+                let x = self.bool_lit(a)?;
+                let y = self.bool_lit(b)?;
+                Ok(match op {
+                    BinaryOp::And => self.circuit.and(x, y),
+                    BinaryOp::Or => self.circuit.or(x, y),
+                    _ => self.circuit.implies(x, y),
+                })
+            }
+            _ => {
+                let bits = self.bits(e)?;
+                Ok(bits.first().copied().unwrap_or(Lit::FALSE))
+            }
+        }
+    }
+
+    /// The value bits of `e` at its type's width.
+    pub fn bits(&mut self, e: &Expr) -> Result<Bits, Unsupported> {
+        if let ExprKind::Var(v) = e.kind {
+            return self.var_bits(v, &e.ty);
+        }
+        if let Some(b) = self.terms.get(e) {
+            return Ok(b.clone());
+        }
+        let bits = self.bits_uncached(e)?;
+        self.terms.insert(e.clone(), bits.clone());
+        Ok(bits)
+    }
+
+    fn var_bits(&mut self, v: VarId, ty: &Type) -> Result<Bits, Unsupported> {
+        if matches!(ty, Type::Array(..)) {
+            // an array used as a value is its address
+            return self.var_address_bits(v);
+        }
+        if let Some(b) = self.var_values.get(&v) {
+            return Ok(b.clone());
+        }
+        let w = self.width(ty)?;
+        let bits = self.circuit.fresh_bits(w);
+        self.var_values.insert(v, bits.clone());
+        let address_taken = self.vars.get(v.0 as usize).map(|x| x.2).unwrap_or(false);
+        if address_taken {
+            self.register_var_location(v, ty)?;
+        }
+        Ok(bits)
+    }
+
+    fn var_address_bits(&mut self, v: VarId) -> Result<Bits, Unsupported> {
+        let a = self.var_address(v.0);
+        self.use_constant_address(a);
+        Ok(Circuit::constant(a, self.pointer_width()))
+    }
+
+    fn register_var_location(&mut self, v: VarId, ty: &Type) -> Result<(), Unsupported> {
+        if self.registered_vars.contains(&v) || !ty.is_scalar() {
+            return Ok(());
+        }
+        self.registered_vars.push(v);
+        let value = self.var_bits(v, ty)?;
+        let address = self.var_address_bits(v)?;
+        self.register_location(ty, address, value)
+    }
+
+    fn use_constant_address(&mut self, a: u128) {
+        if self.used_constant_addresses.contains(&a) {
+            return;
+        }
+        self.used_constant_addresses.push(a);
+        let pw = self.pointer_width();
+        let constant = Circuit::constant(a, pw);
+        let all: Vec<Bits> = self.field_addresses.values().flat_map(|v| v.iter().map(|(_, r)| r.clone())).collect();
+        for r in all {
+            let eq = self.circuit.eq(&r, &constant);
+            self.circuit.clause(&[!eq]);
+        }
+    }
+
+    fn register_location(&mut self, ty: &Type, address: Bits, value: Bits) -> Result<(), Unsupported> {
+        let key = (logic::memory_type_key(ty), value.len() as u32);
+        let existing = self.locations.remove(&key).unwrap_or_default();
+        for other in &existing {
+            if let (Some(a), Some(b)) = (Circuit::constant_value(&address), Circuit::constant_value(&other.address)) {
+                if a != b {
+                    continue;
+                }
+            }
+            let same_address = self.circuit.eq(&address, &other.address);
+            let same_value = self.circuit.eq(&value, &other.value);
+            self.circuit.clause(&[!same_address, same_value]);
+        }
+        let mut existing = existing;
+        existing.push(Location { address, value });
+        self.locations.insert(key, existing);
+        Ok(())
+    }
+
+    /// A location term with the given address: its value bits (fresh), registered for Ackermann.
+    fn memory_read(&mut self, ty: &Type, address: Bits) -> Result<Bits, Unsupported> {
+        let w = self.width(ty)?;
+        let value = self.circuit.fresh_bits(w);
+        self.register_location(ty, address, value.clone())?;
+        Ok(value)
+    }
+
+    fn field_address(&mut self, struct_ty: &Type, field: u32, base: Bits) -> Result<Bits, Unsupported> {
+        let sid = match struct_ty {
+            Type::Struct(s) => s.0,
+            other => return Err(Unsupported::new(format!("field access on a non-struct type {other:?}"))),
+        };
+        let _ = &self.structs;
+        let key = (sid, field);
+        if let Some(list) = self.field_addresses.get(&key) {
+            for (b, r) in list {
+                if *b == base {
+                    return Ok(r.clone());
+                }
+            }
+        }
+        let pw = self.pointer_width();
+        let result = self.circuit.fresh_bits(pw);
+        // non-null
+        self.circuit.clause(&result);
+        let all: Vec<((u32, u32), Bits, Bits)> = self
+            .field_addresses
+            .iter()
+            .flat_map(|(k, v)| v.iter().map(move |(b, r)| (*k, b.clone(), r.clone())))
+            .collect();
+        for (k, b, r) in all {
+            let same_result = self.circuit.eq(&result, &r);
+            if k == key {
+                let same_base = self.circuit.eq(&base, &b);
+                self.circuit.clause(&[!same_base, same_result]);
+                self.circuit.clause(&[same_base, !same_result]);
+            } else {
+                self.circuit.clause(&[!same_result]);
+            }
+        }
+        for &a in &self.used_constant_addresses.clone() {
+            let c = Circuit::constant(a, pw);
+            let eq = self.circuit.eq(&result, &c);
+            self.circuit.clause(&[!eq]);
+        }
+        self.field_addresses.entry(key).or_default().push((base, result.clone()));
+        Ok(result)
+    }
+
+    /// The address of lvalue `l`.
+    pub fn address(&mut self, l: &Expr) -> Result<Bits, Unsupported> {
+        match &l.kind {
+            ExprKind::Var(v) => {
+                if (v.0 as usize) >= self.vars.len() {
+                    return Err(Unsupported::new(format!("unknown variable v{}", v.0)));
+                }
+                if l.ty.is_scalar() {
+                    self.register_var_location(*v, &l.ty)?;
+                }
+                self.var_address_bits(*v)
+            }
+            ExprKind::Deref(p) => {
+                let bits = self.bits(p)?;
+                Ok(self.resize(&bits, &p.ty, self.pointer_width()))
+            }
+            ExprKind::Field(a, f) => {
+                let base = self.address(a)?;
+                self.field_address(&a.ty, *f, base)
+            }
+            ExprKind::Index(a, i) => {
+                let base = self.address(a)?;
+                let index = self.bits(i)?;
+                let pw = self.pointer_width();
+                let offset = self.resize(&index, &i.ty, pw);
+                Ok(self.circuit.add(&base, &offset))
+            }
+            _ => Err(Unsupported::new("the address of a value that is not a location")),
+        }
+    }
+
+    /// Sign- or zero-extends (by `from`'s signedness) or truncates `bits` to `width`.
+    fn resize(&self, bits: &[Lit], from: &Type, width: u32) -> Bits {
+        let w = width as usize;
+        if bits.len() >= w {
+            return bits[..w].to_vec();
+        }
+        let fill = if from.is_signed() { *bits.last().unwrap_or(&Lit::FALSE) } else { Lit::FALSE };
+        let mut out = bits.to_vec();
+        out.resize(w, fill);
+        out
+    }
+
+    fn bits_uncached(&mut self, e: &Expr) -> Result<Bits, Unsupported> {
+        match &e.kind {
+            ExprKind::Const(v) => {
+                let w = self.width(&e.ty)?;
+                Ok(Circuit::constant(*v as u128, w))
+            }
+            ExprKind::Var(v) => self.var_bits(*v, &e.ty),
+            ExprKind::Str(n) => {
+                let a = self.str_address(*n);
+                self.use_constant_address(a);
+                Ok(Circuit::constant(a, self.pointer_width()))
+            }
+            ExprKind::Deref(_) | ExprKind::Field(..) | ExprKind::Index(..) => {
+                if matches!(e.ty, Type::Array(..)) {
+                    return self.address(e);
+                }
+                self.width(&e.ty)?;
+                let address = self.address(e)?;
+                self.memory_read(&e.ty, address)
+            }
+            ExprKind::AddrOf(l) => self.address(l),
+            ExprKind::Unary(op, a) => {
+                if *op == UnaryOp::Not {
+                    return Ok(vec![!self.bool_lit(a)?]);
+                }
+                let w = self.width(&e.ty)?;
+                let x = self.bits(a)?;
+                let x = self.resize(&x, &a.ty, w);
+                Ok(match op {
+                    UnaryOp::Neg => self.circuit.neg(&x),
+                    _ => x.iter().map(|&l| !l).collect(),
+                })
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, &e.ty),
+            ExprKind::Cast(a) => {
+                let w = self.width(&e.ty)?;
+                if e.ty == Type::Bool {
+                    return Ok(vec![self.bool_lit(a)?]);
+                }
+                let x = self.bits(a)?;
+                Ok(self.resize(&x, &a.ty, w))
+            }
+            ExprKind::Ite(c, x, y) => {
+                let w = self.width(&e.ty)?;
+                let s = self.bool_lit(c)?;
+                let xb = self.bits(x)?;
+                let xb = self.resize(&xb, &x.ty, w);
+                let yb = self.bits(y)?;
+                let yb = self.resize(&yb, &y.ty, w);
+                Ok(self.circuit.mux_bits(s, &xb, &yb))
+            }
+            ExprKind::App(name, args) => {
+                let w = self.width(&e.ty)?;
+                let mut arg_bits = Vec::with_capacity(args.len());
+                for a in args {
+                    arg_bits.push(self.bits(a)?);
+                }
+                let result = self.circuit.fresh_bits(w);
+                let key = (name.clone(), args.len(), w);
+                let existing = self.apps.remove(&key).unwrap_or_default();
+                for (other_args, other_result) in &existing {
+                    let mut conds = Vec::new();
+                    let mut comparable = true;
+                    for (x, y) in arg_bits.iter().zip(other_args.iter()) {
+                        if x.len() != y.len() {
+                            comparable = false;
+                            break;
+                        }
+                        conds.push(self.circuit.eq(x, y));
+                    }
+                    if !comparable {
+                        continue;
+                    }
+                    let same_args = self.circuit.and_many(&conds);
+                    let same_result = self.circuit.eq(&result, other_result);
+                    self.circuit.clause(&[!same_args, same_result]);
+                }
+                let mut existing = existing;
+                existing.push((arg_bits, result.clone()));
+                self.apps.insert(key, existing);
+                Ok(result)
+            }
+        }
+    }
+
+    /// Quotient and remainder of `x / 2^k` (C truncation toward zero when signed).
+    fn divide_by_power_of_two(&mut self, x: &[Lit], k: u32, signed: bool) -> (Bits, Bits) {
+        let w = x.len();
+        let k = k as usize;
+        let low_mask: Bits = (0..w).map(|i| Lit::from_bool(i < k)).collect();
+        if !signed {
+            let q: Bits = (0..w).map(|i| if i + k < w { x[i + k] } else { Lit::FALSE }).collect();
+            let r: Bits = x.iter().zip(low_mask.iter()).map(|(&a, &m)| if m == Lit::TRUE { a } else { Lit::FALSE }).collect();
+            return (q, r);
+        }
+        // q = (x + (x < 0 ? 2^k - 1 : 0)) >> k (arithmetic); r = x - (q << k)
+        let sign = x[w - 1];
+        let bias: Bits = low_mask.iter().map(|&m| if m == Lit::TRUE { sign } else { Lit::FALSE }).collect();
+        let biased = self.circuit.add(x, &bias);
+        let q: Bits = (0..w).map(|i| if i + k < w { biased[i + k] } else { sign }).collect();
+        let q_shifted: Bits = (0..w).map(|i| if i >= k { q[i - k] } else { Lit::FALSE }).collect();
+        let r = self.circuit.sub(x, &q_shifted);
+        (q, r)
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, ty: &Type) -> Result<Bits, Unsupported> {
+        use BinaryOp::*;
+        if op.is_logical() {
+            let x = self.bool_lit(a)?;
+            let y = self.bool_lit(b)?;
+            return Ok(vec![match op {
+                And => self.circuit.and(x, y),
+                Or => self.circuit.or(x, y),
+                _ => self.circuit.implies(x, y),
+            }]);
+        }
+        let xa = self.bits(a)?;
+        let xb = self.bits(b)?;
+        if op.is_relational() {
+            let w = xa.len().max(xb.len()) as u32;
+            let x = self.resize(&xa, &a.ty, w);
+            let y = self.resize(&xb, &b.ty, w);
+            let signed = comparison_is_signed(a, b);
+            let lt = |c: &mut Circuit, p: &[Lit], q: &[Lit]| if signed { c.slt(p, q) } else { c.ult(p, q) };
+            let r = match op {
+                Eq => self.circuit.eq(&x, &y),
+                Ne => !self.circuit.eq(&x, &y),
+                Lt => lt(&mut self.circuit, &x, &y),
+                Gt => lt(&mut self.circuit, &y, &x),
+                Le => !lt(&mut self.circuit, &y, &x),
+                _ => !lt(&mut self.circuit, &x, &y),
+            };
+            return Ok(vec![r]);
+        }
+        let w = self.width(ty)?;
+        // pointer arithmetic: the integer operand is an element offset (stride 1)
+        let x = self.resize(&xa, &a.ty, w);
+        if matches!(op, Shl | Shr) {
+            // the amount keeps its own width, read as unsigned
+            let arithmetic = ty.is_signed();
+            return Ok(self.circuit.shift(&x, &xb, op == Shl, arithmetic));
+        }
+        let y = self.resize(&xb, &b.ty, w);
+        let signed = ty.is_signed();
+        Ok(match op {
+            Add => self.circuit.add(&x, &y),
+            Sub => self.circuit.sub(&x, &y),
+            Mul => {
+                if Circuit::constant_value(&x).is_some() {
+                    self.circuit.mul(&y, &x)
+                } else {
+                    self.circuit.mul(&x, &y)
+                }
+            }
+            Div | Rem => {
+                let (q, r) = match power_of_two(&y) {
+                    Some(k) if !signed || k + 1 < w => self.divide_by_power_of_two(&x, k, signed),
+                    _ if signed => self.circuit.sdiv_rem(&x, &y),
+                    _ => self.circuit.udiv_rem(&x, &y),
+                };
+                if op == Div {
+                    q
+                } else {
+                    r
+                }
+            }
+            BitAnd => x.iter().zip(y.iter()).map(|(&p, &q)| self.circuit.and(p, q)).collect(),
+            BitOr => x.iter().zip(y.iter()).map(|(&p, &q)| self.circuit.or(p, q)).collect(),
+            _ => x.iter().zip(y.iter()).map(|(&p, &q)| self.circuit.xor(p, q)).collect(),
+        })
+    }
+}
+
+/// Whether a comparison of `a` and `b` is signed: by the left operand's type, or the right
+/// one's when the left is a constant. Pointers and `Bool` compare unsigned.
+pub fn comparison_is_signed(a: &Expr, b: &Expr) -> bool {
+    if a.as_const().is_some() {
+        b.ty.is_signed()
+    } else {
+        a.ty.is_signed()
+    }
+}
+
+/// The constant address of variable number `slot` (string literals continue after the
+/// variables) at pointer width `pointer_bits`.
+pub fn constant_address(pointer_bits: u32, slot: u32) -> u128 {
+    let pw = pointer_bits.max(8);
+    let slot = slot as u128 + 1;
+    if pw >= 32 {
+        slot << (pw / 2)
+    } else {
+        slot & crate::blast_mask(pw)
+    }
+}
+
+/// The bit width of values of `ty` under `config` (errors for non-scalar types).
+pub fn type_width(config: &SolverConfig, ty: &Type) -> Option<u32> {
+    match ty {
+        Type::Bool => Some(1),
+        Type::Int { bits, .. } => Some(config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).max(1)),
+        Type::Pointer(_) | Type::Array(..) => Some(config.pointer_bits.max(8)),
+        _ => None,
+    }
+}
+
+/// `Some(k)` when `bits` is the constant `2^k`.
+fn power_of_two(bits: &[Lit]) -> Option<u32> {
+    let v = Circuit::constant_value(bits)?;
+    if v != 0 && v & (v - 1) == 0 {
+        Some(v.trailing_zeros())
+    } else {
+        None
+    }
+}

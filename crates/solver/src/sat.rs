@@ -1,0 +1,220 @@
+//! The narrow SAT back-end interface (clauses, solving under assumptions, models) and its two
+//! implementations, `batsat` and `varisat`.
+
+use std::ops::Not;
+
+/// A literal: variable index times two, plus one when negated. Variable 0 is the constant true.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Lit(pub u32);
+
+impl Lit {
+    pub const TRUE: Lit = Lit(0);
+    pub const FALSE: Lit = Lit(1);
+
+    pub fn positive(var: u32) -> Lit {
+        Lit(var << 1)
+    }
+    pub fn var(self) -> u32 {
+        self.0 >> 1
+    }
+    pub fn is_negated(self) -> bool {
+        self.0 & 1 == 1
+    }
+    pub fn from_bool(b: bool) -> Lit {
+        if b {
+            Lit::TRUE
+        } else {
+            Lit::FALSE
+        }
+    }
+    pub fn is_constant(self) -> bool {
+        self.var() == 0
+    }
+}
+
+impl Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+/// Which SAT solver to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    Batsat,
+    Varisat,
+}
+
+impl BackendKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BackendKind::Batsat => "batsat",
+            BackendKind::Varisat => "varisat",
+        }
+    }
+}
+
+/// What the encoder needs from a SAT solver. Variable 0 is reserved by the caller for the
+/// constant true; the back end allocates variables densely from 0.
+pub trait SatBackend {
+    /// A new variable's index.
+    fn new_var(&mut self) -> u32;
+    fn add_clause(&mut self, lits: &[Lit]);
+    /// `Some(true)` satisfiable, `Some(false)` unsatisfiable under the assumptions, `None` unknown.
+    fn solve(&mut self, assumptions: &[Lit]) -> Option<bool>;
+    /// The value of `lit` in the last model (false for variables the model does not mention).
+    fn model_value(&self, lit: Lit) -> bool;
+    fn num_vars(&self) -> u32;
+    fn num_clauses(&self) -> u64;
+    fn kind(&self) -> BackendKind;
+}
+
+/// A new back end of the given kind.
+pub fn new_backend(kind: BackendKind) -> Box<dyn SatBackend> {
+    match kind {
+        BackendKind::Batsat => Box::new(BatsatBackend::new()),
+        BackendKind::Varisat => Box::new(VarisatBackend::new()),
+    }
+}
+
+/// `batsat` (a MiniSat port).
+pub struct BatsatBackend {
+    solver: batsat::BasicSolver,
+    vars: u32,
+    clauses: u64,
+    scratch: Vec<batsat::Lit>,
+}
+
+impl BatsatBackend {
+    pub fn new() -> BatsatBackend {
+        BatsatBackend { solver: batsat::BasicSolver::default(), vars: 0, clauses: 0, scratch: Vec::new() }
+    }
+    fn lit(l: Lit) -> batsat::Lit {
+        batsat::Lit::new(batsat::Var::unsafe_from_idx(l.var()), !l.is_negated())
+    }
+}
+
+impl Default for BatsatBackend {
+    fn default() -> Self {
+        BatsatBackend::new()
+    }
+}
+
+impl SatBackend for BatsatBackend {
+    fn new_var(&mut self) -> u32 {
+        use batsat::SolverInterface;
+        let v = self.solver.new_var_default();
+        self.vars += 1;
+        v.idx()
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        use batsat::SolverInterface;
+        self.scratch.clear();
+        self.scratch.extend(lits.iter().map(|&l| Self::lit(l)));
+        self.clauses += 1;
+        let mut clause = std::mem::take(&mut self.scratch);
+        self.solver.add_clause_reuse(&mut clause);
+        self.scratch = clause;
+    }
+    fn solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        use batsat::SolverInterface;
+        let assumps: Vec<batsat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();
+        let r = self.solver.solve_limited(&assumps);
+        if r == batsat::lbool::TRUE {
+            Some(true)
+        } else if r == batsat::lbool::FALSE {
+            Some(false)
+        } else {
+            None
+        }
+    }
+    fn model_value(&self, lit: Lit) -> bool {
+        use batsat::SolverInterface;
+        if lit.var() >= self.vars {
+            return false;
+        }
+        self.solver.value_lit(Self::lit(lit)) == batsat::lbool::TRUE
+    }
+    fn num_vars(&self) -> u32 {
+        self.vars
+    }
+    fn num_clauses(&self) -> u64 {
+        self.clauses
+    }
+    fn kind(&self) -> BackendKind {
+        BackendKind::Batsat
+    }
+}
+
+/// `varisat` (a CDCL solver with incremental assumptions).
+pub struct VarisatBackend {
+    solver: varisat::Solver<'static>,
+    vars: u32,
+    clauses: u64,
+    model: Vec<bool>,
+    scratch: Vec<varisat::Lit>,
+}
+
+impl VarisatBackend {
+    pub fn new() -> VarisatBackend {
+        VarisatBackend { solver: varisat::Solver::new(), vars: 0, clauses: 0, model: Vec::new(), scratch: Vec::new() }
+    }
+    fn lit(l: Lit) -> varisat::Lit {
+        varisat::Lit::from_index(l.var() as usize, !l.is_negated())
+    }
+}
+
+impl Default for VarisatBackend {
+    fn default() -> Self {
+        VarisatBackend::new()
+    }
+}
+
+impl SatBackend for VarisatBackend {
+    fn new_var(&mut self) -> u32 {
+        let v = self.vars;
+        self.vars += 1;
+        v
+    }
+    fn add_clause(&mut self, lits: &[Lit]) {
+        use varisat::ExtendFormula;
+        self.scratch.clear();
+        self.scratch.extend(lits.iter().map(|&l| Self::lit(l)));
+        self.clauses += 1;
+        self.solver.add_clause(&self.scratch);
+    }
+    fn solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        let assumps: Vec<varisat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();
+        self.solver.assume(&assumps);
+        match self.solver.solve() {
+            Ok(true) => {
+                self.model.clear();
+                self.model.resize(self.vars as usize, false);
+                if let Some(m) = self.solver.model() {
+                    for l in m {
+                        if let Some(slot) = self.model.get_mut(l.index()) {
+                            *slot = l.is_positive();
+                        }
+                    }
+                }
+                Some(true)
+            }
+            Ok(false) => Some(false),
+            Err(_) => None,
+        }
+    }
+    fn model_value(&self, lit: Lit) -> bool {
+        let v = self.model.get(lit.var() as usize).copied().unwrap_or(false);
+        v != lit.is_negated()
+    }
+    fn num_vars(&self) -> u32 {
+        self.vars
+    }
+    fn num_clauses(&self) -> u64 {
+        self.clauses
+    }
+    fn kind(&self) -> BackendKind {
+        BackendKind::Varisat
+    }
+}

@@ -1,0 +1,155 @@
+//! Solver answers against brute-force enumeration of all valuations (4-bit and 8-bit).
+
+use crate::builder::Builder;
+use crate::generate::{Rng, Vocabulary};
+use c_ir::{Expr, ExprKind, Type};
+use proptest::prelude::*;
+use solver::{eval::evaluate, Answer, Solver, SolverConfig};
+
+const UCHAR: Type = Type::Int { bits: 8, signed: false };
+
+/// Enumerates all valuations of `vars` (each `width` bits, normalised into its type).
+fn all_valuations(vars: &[Expr], config: &SolverConfig) -> Vec<Vec<i128>> {
+    let widths: Vec<u32> = vars.iter().map(|v| solver::encode::type_width(config, &v.ty).unwrap_or(1)).collect();
+    let total: u32 = widths.iter().sum();
+    (0u64..(1u64 << total))
+        .map(|code| {
+            let mut shift = 0;
+            vars.iter()
+                .zip(widths.iter())
+                .map(|(v, &w)| {
+                    let bits = ((code >> shift) as u128) & logic::eval::mask(w);
+                    shift += w;
+                    logic::eval::from_bits(bits, w, v.ty.is_signed())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn value_under(vars: &[Expr], valuation: &[i128]) -> impl Fn(&Expr) -> Option<i128> {
+    let owned: Vec<(c_ir::VarId, i128)> = vars.iter().map(Builder::id).zip(valuation.iter().copied()).collect();
+    move |e: &Expr| match e.kind {
+        ExprKind::Var(v) => owned.iter().find(|(id, _)| *id == v).map(|(_, x)| *x),
+        _ => None,
+    }
+}
+
+fn check_against_brute_force(b: &Builder, vars: &[Expr], formula: &Expr, config: &SolverConfig) -> Result<(), TestCaseError> {
+    let valuations = all_valuations(vars, config);
+    let mut satisfying = 0usize;
+    for val in &valuations {
+        let leaf = value_under(vars, val);
+        let v = evaluate(formula, config, &leaf).expect("evaluable");
+        if v != 0 {
+            satisfying += 1;
+        }
+    }
+    let shown = b.show(formula);
+    let mut solver = Solver::new(&b.program, config);
+    let sat = solver.is_satisfiable(formula);
+    prop_assert_eq!(sat.clone(), if satisfying > 0 { Answer::Yes } else { Answer::No }, "satisfiable? {}", shown);
+    if sat == Answer::Yes {
+        // the model satisfies the formula
+        let model = solver.last_model().cloned().unwrap_or_default();
+        let leaf = |e: &Expr| match e.kind {
+            ExprKind::Var(v) => Some(model.iter().find(|(id, _)| *id == v).map(|(_, x)| *x).unwrap_or(0)),
+            _ => None,
+        };
+        prop_assert_eq!(evaluate(formula, config, &leaf), Some(1), "model {:?} of {}", model, shown);
+    }
+    let valid = solver.is_valid(formula);
+    prop_assert_eq!(valid, if satisfying == valuations.len() { Answer::Yes } else { Answer::No }, "valid? {}", shown);
+    Ok(())
+}
+
+fn four_bit_setup() -> (Builder, Vec<Expr>, SolverConfig) {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let y = b.var("y", Type::UINT);
+    let z = b.var("z", Type::INT);
+    (b, vec![x, y, z], SolverConfig::with_int_width(4))
+}
+
+fn eight_bit_setup() -> (Builder, Vec<Expr>, SolverConfig) {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::CHAR);
+    let y = b.var("y", UCHAR);
+    (b, vec![x, y], SolverConfig::c_semantics())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, .. ProptestConfig::default() })]
+    #[test]
+    fn four_bit_formulas_agree_with_brute_force(seed in any::<u64>()) {
+        let (b, vars, config) = four_bit_setup();
+        let voc = Vocabulary { vars: vars.clone(), types: vec![Type::INT, Type::UINT], extra_leaves: vec![], width: 4 };
+        let mut rng = Rng::new(seed);
+        let f = voc.formula(&mut rng, 4);
+        check_against_brute_force(&b, &vars, &f, &config)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, failure_persistence: None, .. ProptestConfig::default() })]
+    #[test]
+    fn eight_bit_formulas_agree_with_brute_force(seed in any::<u64>()) {
+        let (b, vars, config) = eight_bit_setup();
+        // C widths: char and unsigned char variables, int and short intermediates
+        let voc = Vocabulary {
+            vars: vars.clone(),
+            types: vec![Type::CHAR, UCHAR, Type::INT, Type::Int { bits: 16, signed: false }],
+            extra_leaves: vec![],
+            width: 32,
+        };
+        let mut rng = Rng::new(seed);
+        let f = voc.formula(&mut rng, 3);
+        check_against_brute_force(&b, &vars, &f, &config)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, failure_persistence: None, .. ProptestConfig::default() })]
+    /// A random term at 4 or 8 bits takes exactly the reference value at a random point.
+    #[test]
+    fn terms_take_their_reference_values(seed in any::<u64>(), wide in any::<bool>()) {
+        let (b, vars, config) = if wide { eight_bit_setup() } else { four_bit_setup() };
+        let types = if wide { vec![Type::CHAR, UCHAR, Type::INT] } else { vec![Type::INT, Type::UINT] };
+        let voc = Vocabulary { vars: vars.clone(), types: types.clone(), extra_leaves: vec![], width: if wide { 32 } else { 4 } };
+        let mut rng = Rng::new(seed);
+        let ty = types[rng.below(types.len() as u64) as usize].clone();
+        let t = voc.term(&mut rng, &ty, 4);
+        let point: Vec<i128> = vars.iter().map(|v| voc.constant(&mut rng, &v.ty).as_const().unwrap_or(0)).collect();
+        let expected = evaluate(&t, &config, &value_under(&vars, &point)).expect("evaluable");
+        let mut pins: Vec<Expr> = vars.iter().zip(point.iter()).map(|(v, &x)| Expr::eq(v.clone(), Expr::int(x, v.ty.clone()))).collect();
+        pins.push(Expr::binary(c_ir::BinaryOp::Ne, t.clone(), Expr::int(expected, ty.clone())));
+        let mut solver = Solver::new(&b.program, &config);
+        prop_assert_eq!(solver.is_satisfiable(&solver::and_all(&pins)), Answer::No, "{} at {:?} should be {}", b.show(&t), point, expected);
+        pins.pop();
+        let eq = Expr::eq(t.clone(), Expr::int(expected, ty));
+        prop_assert_eq!(solver.implies(&pins, &eq), Answer::Yes);
+    }
+}
+
+#[test]
+fn division_and_shift_edge_cases() {
+    let (b, vars, config) = four_bit_setup();
+    let (x, y) = (&vars[0], &vars[1]);
+    use c_ir::BinaryOp::*;
+    let bin = |op, a: &Expr, c: &Expr| Expr::binary(op, a.clone(), c.clone());
+    let cases = [
+        bin(Eq, &bin(Div, x, &Expr::int(0, Type::INT)), &Expr::int(-1, Type::INT)),
+        bin(Eq, &bin(Rem, x, &Expr::int(0, Type::INT)), x),
+        bin(Eq, &bin(Div, &Expr::int(-8, Type::INT), &Expr::int(-1, Type::INT)), &Expr::int(-8, Type::INT)),
+        bin(Eq, &bin(Shl, y, &Expr::int(200, Type::INT)), &Expr::int(0, Type::UINT)),
+        bin(Eq, &bin(Shr, x, &Expr::int(-1, Type::INT)), x),
+        bin(Lt, &bin(Add, x, &Expr::int(1, Type::INT)), x),
+    ];
+    for f in &cases {
+        check_against_brute_force(&b, &vars, f, &config).unwrap_or_else(|e| panic!("{}: {e}", b.show(f)));
+    }
+    // overflow: x + 1 < x is satisfiable (x = 7 at 4 bits)
+    let mut s = Solver::new(&b.program, &config);
+    assert_eq!(s.is_satisfiable(&cases[5]), Answer::Yes);
+    assert_eq!(s.last_model().cloned(), Some(vec![(crate::builder::Builder::id(x), 7)]));
+}

@@ -1,0 +1,62 @@
+//! The incremental context, the cache, statistics and the query log.
+
+use crate::builder::*;
+use c_ir::{BinaryOp::*, Type};
+use solver::{Answer, BackendKind, Context, SolveResult, Solver, SolverConfig};
+
+#[test]
+fn context_enumerates_predicate_valuations() {
+    // all-SAT over {x < 3, x > 1, x == 2} under x in [0, 4]: exactly the consistent valuations
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let preds = [bin(Lt, &x, &int(3)), bin(Gt, &x, &int(1)), bin(Eq, &x, &int(2))];
+    for backend in [BackendKind::Batsat, BackendKind::Varisat] {
+        let config = SolverConfig { backend, ..SolverConfig::c_semantics() };
+        let mut ctx = Context::new(&b.program, &config);
+        ctx.assert_expr(&bin(Ge, &x, &int(0))).expect("supported");
+        ctx.assert_expr(&bin(Le, &x, &int(4))).expect("supported");
+        let lits: Vec<_> = preds.iter().map(|p| ctx.literal(p).expect("supported")).collect();
+        // the same term encodes to the same literal
+        assert_eq!(ctx.literal(&preds[0]).expect("supported"), lits[0]);
+        let mut found = Vec::new();
+        while ctx.solve(&[]) == SolveResult::Sat {
+            let valuation: Vec<bool> = lits.iter().map(|&l| ctx.model_value_of_literal(l)).collect();
+            let xv = ctx.model_value(&x).expect("x encoded");
+            assert_eq!(valuation, vec![xv < 3, xv > 1, xv == 2]);
+            let blocking: Vec<_> = lits.iter().zip(valuation.iter()).map(|(&l, &v)| if v { !l } else { l }).collect();
+            ctx.add_clause(&blocking);
+            found.push(valuation);
+        }
+        found.sort();
+        assert_eq!(found, vec![vec![false, true, false], vec![true, false, false], vec![true, true, true]]);
+        // under assumptions
+        let act = ctx.new_literal();
+        assert!(ctx.sat_calls() >= 4);
+        assert_eq!(ctx.solve(&[act, !act]), SolveResult::Unsat);
+    }
+}
+
+#[test]
+fn cache_statistics_and_log() {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let config = SolverConfig { log_queries: true, ..SolverConfig::c_semantics() };
+    let mut s = Solver::new(&b.program, &config);
+    let f = bin(Gt, &x, &int(1));
+    assert_eq!(s.is_satisfiable(&f), Answer::Yes);
+    assert_eq!(s.is_satisfiable(&f), Answer::Yes);
+    assert!(s.last_model().is_some(), "cached answers keep their model");
+    assert_eq!(s.implies(&[bin(Eq, &x, &int(2))], &f), Answer::Yes);
+    let st = s.statistics();
+    assert_eq!((st.queries, st.cache_hits, st.sat_calls), (3, 1, 2));
+    assert!(st.clauses > 0 && st.sat_vars > 0);
+    let log = s.query_log();
+    assert_eq!(log.len(), 3);
+    assert_eq!(log[0].formula, "x > 1");
+    assert!(log[1].cached);
+    assert_eq!(log[2].formula, "x == 2 ==> x > 1");
+    assert_eq!(log[2].answer, Answer::Yes);
+    assert_eq!(log[0].model.len(), 1);
+    assert_eq!(solver::is_valid(&b.program, &bin(Ge, &x, &x), &config), Answer::Yes);
+    assert_eq!(solver::implies(&b.program, &[], &f, &config), Answer::No);
+}

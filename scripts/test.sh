@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: native tests of the workspace, the release wasm build of the
+# playground, and the browser end-to-end tests in headless Chromium. Installs missing tools
+# first (see scripts/setup.sh). Exits non-zero on any failure. `.ci/run` calls exactly this.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/setup.sh
+. scripts/setup.sh
+
+LOG_DIR="$(mktemp -d "${TMPDIR:-/tmp}/predabs-test.XXXXXX")"
+summary() {
+  local status=$?
+  step ""
+  echo
+  echo "===================== summary ====================="
+  printf '%s\n' "${TIMINGS[@]}"
+  printf '%5ss  total\n' "$((SECONDS - SCRIPT_START))"
+  if [ -s "$LOG_DIR/cargo.log" ]; then
+    echo "--- cargo test (native)"
+    grep '^test result:' "$LOG_DIR/cargo.log" |
+      awk '{ p += $4; f += $6; ig += $8 } END { printf "%d test binaries: %d passed, %d failed, %d ignored\n", NR, p, f, ig }'
+  fi
+  if [ -s "$LOG_DIR/wasm.txt" ]; then
+    echo "--- wasm (release, web/dist)"
+    cat "$LOG_DIR/wasm.txt"
+  fi
+  if [ -s "$LOG_DIR/e2e.log" ]; then
+    echo "--- browser e2e (node --test)"
+    grep -E '^# (tests|pass|fail|cancelled|skipped|duration_ms)' "$LOG_DIR/e2e.log" | tr '\n' ' ' | sed 's/# //g'
+    echo
+  fi
+  if [ "$status" = 0 ]; then echo "RESULT: all tests passed"; else echo "RESULT: FAILED (exit $status)"; fi
+  rm -rf "$LOG_DIR"
+  exit "$status"
+}
+trap summary EXIT
+
+setup_tools
+step "npm (playwright-core for e2e)"
+npm_ci "$E2E_DIR"
+
+step "native tests: cargo test --workspace"
+cargo test --workspace 2>&1 | tee "$LOG_DIR/cargo.log"
+
+step "wasm: trunk build --release (web/dist)"
+trunk build
+for f in web/dist/*.wasm; do
+  printf '%-28s %8d bytes raw, %8d bytes gzip -9\n' "$(basename "$f")" "$(stat -c %s "$f")" "$(gzip -9c "$f" | wc -c)"
+done | tee "$LOG_DIR/wasm.txt"
+
+step "browser e2e: node --test (headless Chromium)"
+(cd "$E2E_DIR" && DIST_DIR="$PWD/../../web/dist" node --test --test-reporter=tap) 2>&1 | tee "$LOG_DIR/e2e.log"
+
+# --- benchmarks hook -------------------------------------------------------------------------
+# When ../shared/benchmarks exists (relative to the repository root), a quick benchmark subset
+# runs here through the CLI's `bench` subcommand, e.g.
+#   if [ -d ../shared/benchmarks ]; then step "benchmarks (quick subset)"; cargo run --release -p cli -- bench --quick ../shared/benchmarks; fi
+# (to be added by the lead once `predabs bench` exists).
+# ----------------------------------------------------------------------------------------------

@@ -1,0 +1,170 @@
+// End-to-end tests of the built playground (web/dist) in headless Chromium:
+// `node --test` in tests/e2e (scripts/test.sh runs it after `trunk build`).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, launch, open, engineVersion } from './harness.mjs';
+
+let server, browser;
+
+before(async () => {
+  server = await serveDist();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the engine worker reports a version only the running wasm can compute', async () => {
+  const { page, errors } = await open(browser.context, server.base);
+  const version = await engineVersion(page);
+  assert.match(version, /^predabs engine \d+\.\d+\.\d+ \(wasm32; c-ir: 1 procedure, 2 statements, \d+ bytes printed\)$/);
+  assert.match(await page.locator('.worker').textContent(), /engine ready/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the shell shows the product name, the C editor and the panes', async () => {
+  const { page, errors } = await open(browser.context, server.base);
+  assert.equal(await page.locator('h1').textContent(), 'predabs');
+  assert.ok((await page.locator('#source').inputValue()).includes('int main'));
+  for (const name of ['C program', 'Boolean program', 'Predicates', 'Iterations']) {
+    assert.equal(await page.getByRole('region', { name }).count(), 1, `pane ${name}`);
+  }
+  for (const id of ['#examples-button', '#run', '#step', '#reset', '#share', '#settings-button']) {
+    assert.ok(await page.locator(id).isVisible(), id);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the source survives a reload (local storage)', async () => {
+  const { page } = await open(browser.context, server.base);
+  const text = 'int main(void) {\n  int survives_reload = 1;\n  return 0;\n}\n';
+  await page.fill('#source', text);
+  // the save runs in an effect after the render
+  await page.waitForFunction(() => (localStorage.getItem('predabs.session.v1') ?? '').includes('survives_reload'));
+  await page.reload();
+  await page.locator('h1').waitFor();
+  assert.equal(await page.locator('#source').inputValue(), text);
+  // colouring overlay and gutter follow the text
+  assert.equal(await page.locator('.gutter-line').count(), 5);
+  assert.equal(await page.locator('.code-line').nth(1).textContent(), '  int survives_reload = 1;\u200b');
+  await page.close();
+});
+
+test('Run (Ctrl+Enter) goes to the worker and always comes back with an answer', async () => {
+  const { page, errors } = await open(browser.context, server.base);
+  await engineVersion(page);
+  await page.click('#reset');
+  await page.locator('#source').focus();
+  await page.keyboard.press('Control+Enter');
+  await page.locator('#verdict, #run-error').first().waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('#run').isDisabled(), false);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('examples menu loads a program', async () => {
+  const { page } = await open(browser.context, server.base);
+  await page.click('#examples-button');
+  await page.click('[data-example="partition"]');
+  assert.ok((await page.locator('#source').inputValue()).includes('list partition(list *l, int v)'));
+  assert.equal(await page.locator('#example-chip').textContent(), 'partition');
+  assert.ok((await page.locator('#predicates').inputValue()).includes('curr == NULL'));
+  assert.equal(await page.locator('#examples-menu').count(), 0);
+  await page.close();
+});
+
+test('demo replay: timeline, step back, boolean program linked to C lines both ways', async () => {
+  const { page, errors } = await open(browser.context, `${server.base}?demo`);
+  await page.locator('#verdict').waitFor({ timeout: 30000 });
+  assert.match(await page.locator('#verdict .verdict-label').textContent(), /SAFE/);
+  assert.equal(await page.locator('.timeline-entry').count(), 2);
+  assert.equal(await page.locator('#iteration-position').textContent(), '2 / 2');
+
+  // step back to iteration 1 and see its boolean program and infeasible counterexample
+  await page.click('#step-back');
+  assert.equal(await page.locator('#iteration-position').textContent(), '1 / 2');
+  assert.match(await page.locator('.pane-bp h2').textContent(), /iteration 1/);
+  assert.match(await page.locator('#iteration-details').textContent(), /infeasible/);
+  assert.ok(!(await page.locator('#boolean-program').textContent()).includes('{curr->val>v}'));
+
+  // hover a boolean program line -> its C line lights up
+  const bpLine = page.locator('.bp-line', { hasText: '{prev==NULL} = true;' });
+  const cLine = await bpLine.getAttribute('data-c-line');
+  await bpLine.hover();
+  assert.deepEqual(await page.locator('.gutter-line.lit').evaluateAll((els) => els.map((e) => e.dataset.line)), [cLine]);
+  assert.match(await page.locator(`.code-line[data-line="${cLine}"]`).textContent(), /prev = NULL;/);
+
+  // hover the C line -> the boolean program lines it produced light up
+  const box = await page.locator(`.code-line[data-line="${cLine}"]`).boundingBox();
+  await page.mouse.move(box.x + 40, box.y + box.height / 2);
+  const lit = await page.locator('.bp-line.lit').allTextContents();
+  assert.ok(lit.length >= 1 && lit.every((t) => t.includes('prev')), JSON.stringify(lit));
+
+  // F10 steps forward again
+  await page.keyboard.press('F10');
+  assert.equal(await page.locator('#iteration-position').textContent(), '2 / 2');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a share link restores the session in a fresh browser', async () => {
+  const { page } = await open(browser.context, server.base);
+  const text = 'int shared_program(void) { return 42; }\n';
+  await page.fill('#source', text);
+  await page.fill('#predicates', 'shared_program { 1 == 1 }');
+  await page.click('#settings-button');
+  await page.selectOption('#opt-width', '16');
+  await page.keyboard.press('Escape');
+  await page.click('#share');
+  await page.locator('#notice').waitFor();
+  const url = page.url();
+  assert.match(url, /#v1,[A-Za-z0-9_-]+$/);
+  await page.close();
+
+  const fresh = await launch();
+  try {
+    const { page: other, errors } = await open(fresh.context, url);
+    assert.equal(await other.locator('#source').inputValue(), text);
+    assert.equal(await other.locator('#predicates').inputValue(), 'shared_program { 1 == 1 }');
+    await other.click('#settings-button');
+    assert.equal(await other.locator('#opt-width').inputValue(), '16');
+    assert.match(await other.locator('#notice').textContent(), /Opened a shared session/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('a broken share link shows a clear message and the page stays usable', async () => {
+  const { page, errors } = await open(browser.context, `${server.base}#v1,eJzLSM3JyQcABiwCFQ`);
+  assert.match(await page.locator('#notice').textContent(), /truncated or damaged/);
+  const { page: junk } = await open(browser.context, `${server.base}#v1,<img src=x onerror=alert(1)>`);
+  assert.match(await junk.locator('#notice').textContent(), /share link/);
+  assert.equal(await junk.locator('img').count(), 0);
+  await page.fill('#source', 'int main(void) { return 0; }\n');
+  assert.equal(await page.locator('.gutter-line').count(), 2);
+  await page.click('#notice .notice-close');
+  assert.equal(await page.locator('#notice').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+  await junk.close();
+});
+
+test('time to first interactive paint (median of 5)', async () => {
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const page = await browser.context.newPage();
+    const t0 = Date.now();
+    await page.goto(server.base);
+    await page.locator('#run:not([disabled])').waitFor();
+    times.push(Date.now() - t0);
+    await page.close();
+  }
+  times.sort((a, b) => a - b);
+  console.log(`# navigation to interactive (ms): ${times.join(', ')}; median ${times[2]}`);
+  assert.ok(times[2] < 10000);
+});

@@ -1,0 +1,152 @@
+//! The source editor: a transparent textarea over a syntax-coloured copy of its text, with a
+//! line-number gutter carrying diagnostics, trace and partner-line highlights.
+//!
+//! The textarea never scrolls itself: it is as tall and wide as its text (the coloured `pre`
+//! below sizes the box) and the surrounding `.editor-scroll` scrolls both together, so gutter,
+//! colours and caret stay aligned without scroll syncing.
+
+use super::use_app;
+use crate::highlight;
+use crate::model::{RunKind, SeverityView, Verdict};
+use crate::state::{Action, Hover};
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+/// Must match `--line-height` and `--editor-pad` in `public/style.css`.
+pub const LINE_HEIGHT_PX: f64 = 20.0;
+pub const PAD_TOP_PX: f64 = 8.0;
+
+#[function_component(Editor)]
+pub fn editor() -> Html {
+    let state = use_app();
+    let bp_mode = state.session.mode == RunKind::ModelCheck;
+    let text = if bp_mode { state.session.boolean_program.clone() } else { state.session.source.clone() };
+    let lines = highlight::lines(&text);
+    let line_count = lines.len() as u32;
+
+    // Diagnostics per line (first one wins the gutter marker, all go into the tooltip).
+    let mut diags: BTreeMap<u32, Vec<&crate::model::DiagnosticView>> = BTreeMap::new();
+    if !bp_mode {
+        for d in &state.run.diagnostics {
+            diags.entry(d.line.clamp(1, line_count.max(1))).or_default().push(d);
+        }
+    }
+    let trace_lines: Vec<u32> = match (&state.run.verdict, state.selected_iteration()) {
+        (Some(Verdict::Unsafe { trace, .. }), _) if state.selected == Some(state.run.iterations.len().saturating_sub(1)) => {
+            trace.iter().map(|s| s.c_line).collect()
+        }
+        (_, Some(it)) => it.abstract_trace.iter().map(|s| s.c_line).collect(),
+        _ => Vec::new(),
+    };
+    let lit = state.highlighted_c_lines();
+
+    let on_input = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            state.dispatch(Action::SetSource(area.value()));
+        })
+    };
+    let on_move = {
+        let state = state.clone();
+        Callback::from(move |e: MouseEvent| {
+            let line = ((e.offset_y() as f64 - PAD_TOP_PX) / LINE_HEIGHT_PX).floor() as i64 + 1;
+            let hover = if line >= 1 && line <= line_count as i64 { Hover::CLine(line as u32) } else { Hover::None };
+            if state.hover != hover {
+                state.dispatch(Action::Hover(hover));
+            }
+        })
+    };
+    let on_leave = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            if state.hover != Hover::None {
+                state.dispatch(Action::Hover(Hover::None));
+            }
+        })
+    };
+
+    let line_class = |n: u32| {
+        let severity = diags.get(&n).and_then(|ds| ds.iter().map(|d| d.severity).min_by_key(|s| *s as u8));
+        classes!(
+            match severity {
+                Some(SeverityView::Error) => Some("diag-error"),
+                Some(SeverityView::Warning) => Some("diag-warning"),
+                Some(SeverityView::Note) => Some("diag-note"),
+                None => None,
+            },
+            trace_lines.contains(&n).then_some("on-trace"),
+            lit.is_some_and(|r| r.contains(n)).then_some("lit"),
+        )
+    };
+    let width_ch = lines.iter().map(|l| l.iter().map(|(_, t)| t.chars().count()).sum::<usize>()).max().unwrap_or(0) + 2;
+    let title = if bp_mode { "Boolean program" } else { "C program" };
+    let errors = state.run.diagnostics.iter().filter(|d| d.severity == SeverityView::Error).count();
+
+    html! {
+        <>
+        <div class="pane-header">
+            <h2>{ title }</h2>
+            if let Some(id) = state.session.example.as_deref() {
+                <span class="chip" id="example-chip">{ id }</span>
+            }
+            <span class="spacer" />
+            if !bp_mode && !state.run.diagnostics.is_empty() {
+                <span class={classes!("chip", (errors > 0).then_some("chip-error"))} id="diag-count">
+                    { format!("{} diagnostic{}", state.run.diagnostics.len(), if state.run.diagnostics.len() == 1 { "" } else { "s" }) }
+                </span>
+            }
+        </div>
+        <div class="editor-scroll">
+            <div class="editor" style={format!("--code-width: {width_ch}ch")}>
+                <div class="gutter" aria-hidden="true">
+                    { for (1..=line_count).map(|n| {
+                        let tip: Option<AttrValue> = diags.get(&n).map(|ds| ds.iter()
+                            .map(|d| format!("{}:{}: {}", d.line, d.column, d.message)).collect::<Vec<_>>().join("\n").into());
+                        html! { <div class={classes!("gutter-line", line_class(n))} data-line={n.to_string()} title={tip}>{ n }</div> }
+                    }) }
+                </div>
+                <div class="code">
+                    <pre class="code-colours" aria-hidden="true">
+                        { for lines.iter().enumerate().map(|(i, toks)| {
+                            let n = i as u32 + 1;
+                            html! {
+                                <div class={classes!("code-line", line_class(n))} data-line={n.to_string()}>
+                                    { for toks.iter().map(|(class, t)| html! { <span class={class.css()}>{ *t }</span> }) }
+                                    if let Some(ds) = diags.get(&n) {
+                                        { for ds.iter().filter(|d| d.line == n).map(|d| {
+                                            let len = if d.end_line == d.line && d.end_column > d.column { d.end_column - d.column } else { 1 };
+                                            html! { <span class="squiggle" style={format!("left: {}ch; width: {}ch", d.column.saturating_sub(1), len)} /> }
+                                        }) }
+                                    }
+                                    { "\u{200b}" }
+                                </div>
+                            }
+                        }) }
+                    </pre>
+                    <textarea id="source" class="code-input" spellcheck="false" wrap="off" autocapitalize="off"
+                        autocomplete="off" aria-label={title} value={text}
+                        oninput={on_input} onmousemove={on_move} onmouseleave={on_leave} />
+                </div>
+            </div>
+        </div>
+        if !bp_mode && !state.run.diagnostics.is_empty() {
+            <ul class="diagnostics" id="diagnostics">
+                { for state.run.diagnostics.iter().map(|d| {
+                    let state = state.clone();
+                    let line = d.line;
+                    let onmouseenter = Callback::from(move |_| state.dispatch(Action::Hover(Hover::CLine(line))));
+                    html! {
+                        <li class={classes!("diagnostic", format!("sev-{:?}", d.severity).to_lowercase())} {onmouseenter}>
+                            <span class="diag-pos">{ format!("{}:{}", d.line, d.column) }</span>
+                            <span class="diag-sev">{ format!("{:?}", d.severity).to_lowercase() }</span>
+                            <span class="diag-msg">{ &d.message }</span>
+                            if let Some(help) = &d.help { <span class="diag-help">{ help }</span> }
+                        </li>
+                    }
+                }) }
+            </ul>
+        }
+        </>
+    }
+}

@@ -1,0 +1,42 @@
+//! The predicates editor (C2BP's `proc { p1, p2 }` syntax) and what refinement added.
+
+use super::use_app;
+use crate::model::{format_predicates, RunKind};
+use crate::state::Action;
+use yew::prelude::*;
+
+#[function_component(PredicatesPane)]
+pub fn predicates_pane() -> Html {
+    let state = use_app();
+    let on_input = {
+        let state = state.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: web_sys::HtmlTextAreaElement = e.target_unchecked_into();
+            state.dispatch(Action::SetPredicates(area.value()));
+        })
+    };
+    let in_use = state.selected_iteration().map(|it| format_predicates(&it.predicates));
+    let disabled = state.session.mode == RunKind::ModelCheck;
+    html! {
+        <>
+            <div class="pane-header">
+                <h2>{ "Predicates" }</h2>
+                <span class="spacer" />
+                if let Some(it) = state.selected_iteration() {
+                    <span class="chip">{ format!("iteration {}: {}", it.index, it.predicates.iter().map(|s| s.predicates.len()).sum::<usize>()) }</span>
+                }
+            </div>
+            <div class="pane-body preds-body">
+                <textarea id="predicates" class="preds-input" spellcheck="false" {disabled}
+                    placeholder={"proc {\n  x == 0,\n  y > x\n}\n(empty: let refinement find them)"}
+                    value={state.session.predicates.clone()} oninput={on_input} aria-label="Predicates" />
+                if let Some(text) = in_use {
+                    <details class="preds-in-use" open=true>
+                        <summary>{ "used by the selected iteration" }</summary>
+                        <pre id="predicates-in-use">{ text }</pre>
+                    </details>
+                }
+            </div>
+        </>
+    }
+}
