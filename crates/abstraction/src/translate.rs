@@ -269,7 +269,6 @@ impl<'a> Translator<'a> {
             let pr = self.program.proc(proc);
             let has_body = !pr.body.is_empty();
             let returns = self.return_vars(proc);
-            let r = returns.first().copied();
             let modified = self.modified_formals(proc);
             let mut formal_predicates = Vec::new();
             let mut return_predicates = Vec::new();

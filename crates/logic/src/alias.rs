@@ -14,14 +14,15 @@ pub enum MemoryTypeKey {
     Other(String),
 }
 
-/// The memory key of values of type `ty` (arrays use their element's key).
+/// The memory key of values of type `ty`.
 pub fn memory_type_key(ty: &Type) -> MemoryTypeKey {
     match ty {
         Type::Bool => MemoryTypeKey::Bool,
         Type::Int { bits, .. } => MemoryTypeKey::Int(*bits),
         Type::Pointer(_) => MemoryTypeKey::Pointer,
         Type::Struct(s) => MemoryTypeKey::Struct(s.0),
-        Type::Array(t, _) => memory_type_key(t),
+        // arrays are never read or written as a whole; their elements have the element's key
+        Type::Array(..) => MemoryTypeKey::Other("array".into()),
         Type::Void => MemoryTypeKey::Other("void".into()),
         Type::Function => MemoryTypeKey::Other("function".into()),
         Type::Opaque(name) => MemoryTypeKey::Other(name.clone()),

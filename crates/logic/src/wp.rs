@@ -152,7 +152,11 @@ impl Wp<'_> {
         }
         let mut result = moved.clone();
         // innermost prefix first, so that the outermost (the location itself) ends up on top
-        for &(orig_prefix, moved_prefix) in chain.iter().rev() {
+        for (depth, &(orig_prefix, moved_prefix)) in chain.iter().enumerate().rev() {
+            // an enclosing lvalue is overwritten only by a whole-struct assignment of its type
+            if depth > 0 && (orig_prefix.ty != self.lhs.ty || self.lhs.ty.is_scalar()) {
+                continue;
+            }
             if !self.overlaps(orig_prefix) {
                 continue;
             }

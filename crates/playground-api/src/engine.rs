@@ -1,10 +1,300 @@
 //! Abstract and Check modes: C + predicates through the abstraction, the model checker and the CEGAR loop.
 
-use crate::run::empty_outcome;
+use crate::explain::*;
+use crate::run::{abstract_steps, boolean_program_text, diagnostics_data, empty_outcome, has_error};
 use crate::types::*;
+use c_ir::Program;
+use diagnostics::LineIndex;
 
-pub(crate) fn run_abstract(_request: &Request, _on_event: &mut dyn FnMut(Event), _cancel: &dyn Fn() -> bool) -> Outcome {
-    empty_outcome(Verdict::Unknown, "abstraction is not wired yet", Vec::new())
+/// Lowered C with the data needed to map spans to lines.
+pub(crate) struct LoweredSource {
+    pub program: Program,
+    pub index: LineIndex,
+    pub diagnostics: Vec<DiagnosticData>,
+}
+
+pub(crate) fn lower_options(_options: &Options) -> c_front::LowerOptions {
+    c_front::LowerOptions::default()
+}
+
+/// Lowers the request's C source; `Err` carries the outcome to return (diagnostics).
+pub(crate) fn lower_request(request: &Request) -> Result<LoweredSource, Outcome> {
+    let file_name = if request.file_name.is_empty() { "input.c" } else { &request.file_name };
+    let (program, diagnostics) = c_front::lower(&request.source, file_name, &lower_options(&request.options));
+    let data = diagnostics_data(&diagnostics, file_name, &request.source, "source");
+    match program {
+        Some(program) if !has_error(&data) => {
+            Ok(LoweredSource { program, index: LineIndex::new(&request.source), diagnostics: data })
+        }
+        _ => Err(empty_outcome(Verdict::Unknown, "the C program has errors", data)),
+    }
+}
+
+/// The 1-based C line of the IR statement an origin points to.
+pub(crate) fn c_line(program: &Program, index: &LineIndex, proc: u32, stmt: u32) -> Option<u32> {
+    let procedure = program.procs.get(proc as usize)?;
+    let statement = procedure.body.get(stmt as usize)?;
+    Some(index.line_col(statement.span.start).line)
+}
+
+pub(crate) fn solver_config(options: &Options) -> solver::SolverConfig {
+    if options.int_width == 0 {
+        solver::SolverConfig::c_semantics()
+    } else {
+        solver::SolverConfig::with_int_width(options.int_width)
+    }
+}
+
+pub(crate) fn abstraction_config(options: &Options) -> abstraction::AbstractionConfig {
+    let mut config = abstraction::AbstractionConfig::new(match options.strategy {
+        Strategy::Lattice => abstraction::Strategy::Lattice,
+        Strategy::Exact => abstraction::Strategy::Exact,
+    });
+    config.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
+    config.record_lattices = options.record_explanations;
+    config.solver = solver_config(options);
+    config
+}
+
+fn outcome_name(outcome: abstraction::CubeOutcome) -> &'static str {
+    match outcome {
+        abstraction::CubeOutcome::ImpliesGoal => "implies",
+        abstraction::CubeOutcome::ImpliesNegatedGoal => "implies_negation",
+        abstraction::CubeOutcome::Neither => "neither",
+        abstraction::CubeOutcome::PrunedSuperset => "pruned",
+        abstraction::CubeOutcome::BeyondMaxLength => "beyond_max_length",
+    }
+}
+
+fn verdict_name(verdict: abstraction::Verdict) -> &'static str {
+    match verdict {
+        abstraction::Verdict::Valid => "valid",
+        abstraction::Verdict::Invalid => "invalid",
+        abstraction::Verdict::Unknown => "unknown",
+    }
+}
+
+fn named_cube(variables: &[String], cube: &[abstraction::Literal]) -> Vec<(String, bool)> {
+    cube.iter()
+        .map(|l| (variables.get(l.predicate as usize).cloned().unwrap_or_else(|| format!("#{}", l.predicate)), l.positive))
+        .collect()
+}
+
+/// One lattice record as the two halves (`F(ψ)` and `F(¬ψ)`) of the lattice view.
+fn lattice_data(record: &abstraction::LatticeRecord) -> LatticeData {
+    let name = |i: &u32| record.variables.get(*i as usize).cloned().unwrap_or_default();
+    let mut cubes = Vec::new();
+    let mut log = Vec::new();
+    for (order, visited) in record.lattice.iter().enumerate() {
+        let query = visited.queries.iter().map(|q| q.text.clone()).collect::<Vec<_>>().join("\n");
+        let answer = visited.queries.iter().map(|q| verdict_name(q.answer)).collect::<Vec<_>>().join(", ");
+        let micros = visited.queries.iter().map(|q| q.micros as f64).sum();
+        for q in &visited.queries {
+            log.push((q.text.clone(), q.answer, q.micros, q.cached));
+        }
+        cubes.push(CubeData {
+            literals: named_cube(&record.variables, &visited.cube),
+            outcome: outcome_name(visited.outcome).to_string(),
+            query,
+            answer,
+            micros,
+            order: order as u32,
+        });
+    }
+    let exact = record.exact.as_ref().map(|e| {
+        let cone: Vec<u32> = record.cone.clone();
+        ExactData {
+            valuations: e
+                .valuations
+                .iter()
+                .map(|v| {
+                    let mut row: Vec<(String, bool)> =
+                        cone.iter().zip(&v.values).map(|(i, b)| (name(i), *b)).collect();
+                    row.push(("ψ".to_string(), v.goal));
+                    row
+                })
+                .collect(),
+            prime_implicants: e.goal_primes.iter().map(|c| named_cube(&record.variables, c)).collect(),
+        }
+    });
+    LatticeData {
+        target: record.goal.clone(),
+        cone: record.cone.iter().map(name).collect(),
+        outside_cone: record.outside_cone.iter().map(name).collect(),
+        cubes,
+        result: format!("F(ψ) = {}   F(¬ψ) = {}", record.goal_result, record.negated_goal_result),
+        exact,
+    }
+}
+
+/// Explanations of every recorded strengthening, grouped by C statement.
+pub(crate) fn explanation_data(
+    lowered: &LoweredSource,
+    abs: &abstraction::Abstraction,
+    printed: &boolprog::Printed,
+) -> ExplanationData {
+    let mut statements: Vec<StatementExplanation> = Vec::new();
+    let mut solver_log = Vec::new();
+    for record in &abs.lattices {
+        let at = record.at;
+        let proc = lowered.program.proc(at.proc);
+        let c_statement = proc
+            .body
+            .get(at.index as usize)
+            .map(|s| c_ir::display_stmt(&lowered.program, proc, s))
+            .unwrap_or_default();
+        let bp_line = printed
+            .lines
+            .iter()
+            .find(|l| l.origin == Some(boolprog::Origin { proc: at.proc.0, index: at.index }))
+            .map(|l| l.line);
+        let entry = match statements.iter().position(|s| s.c_statement == c_statement && s.bp_line == bp_line) {
+            Some(i) => &mut statements[i],
+            None => {
+                let call_notes = abs
+                    .calls
+                    .iter()
+                    .filter(|c| c.at == at)
+                    .flat_map(|c| {
+                        let mut notes = Vec::new();
+                        for (prm, e) in &c.parameters {
+                            notes.push(format!("{prm}: actual-parameter value of the callee's formal predicate {e} (E_f at the call site)"));
+                        }
+                        for (ret, g) in &c.returns {
+                            notes.push(format!("{ret}: returned value, stands for {g} after the call (E_r)"));
+                        }
+                        if !c.updated.is_empty() {
+                            notes.push(format!("updated after the call (E_u): {}", c.updated.join(", ")));
+                        }
+                        notes
+                    })
+                    .collect();
+                statements.push(StatementExplanation {
+                    bp_line,
+                    c_line: c_line(&lowered.program, &lowered.index, at.proc.0, at.index),
+                    c_statement,
+                    bp_statement: bp_line
+                        .and_then(|l| printed.text.lines().nth(l as usize - 1))
+                        .map(|s| s.trim().to_string())
+                        .unwrap_or_default(),
+                    call_notes,
+                    predicates: Vec::new(),
+                });
+                statements.last_mut().expect("just pushed")
+            }
+        };
+        let positive = lattice_data(record);
+        for visited in &record.lattice {
+            for q in &visited.queries {
+                solver_log.push(QueryData {
+                    formula: q.text.clone(),
+                    answer: verdict_name(q.answer).to_string(),
+                    micros: q.micros as f64,
+                    cached: q.cached,
+                });
+            }
+        }
+        entry.predicates.push(PredicateExplanation {
+            predicate: record.target.clone(),
+            wp_raw: record.goal.clone(),
+            alias_cases: Vec::new(),
+            wp_simplified: record.goal.clone(),
+            assigned: format!("choose({}, {})", record.goal_result, record.negated_goal_result),
+            negative: LatticeData::default(),
+            positive,
+        });
+    }
+    let cached = solver_log.iter().filter(|q| q.cached).count();
+    let cache_hit_rate = if solver_log.is_empty() { 0.0 } else { cached as f64 / solver_log.len() as f64 };
+    ExplanationData { statements, solver_log, cache_hit_rate }
+}
+
+fn abstraction_statistics(stats: &abstraction::Statistics) -> Statistics {
+    Statistics {
+        solver_queries: stats.prover_calls,
+        solver_cache_hits: stats.cache_hits,
+        cubes_visited: stats.cubes_visited,
+        abstraction_ms: stats.micros as f64 / 1000.0,
+        ..Statistics::default()
+    }
+}
+
+/// Abstract mode: user predicates → boolean program → model check → invariants.
+pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
+    let lowered = match lower_request(request) {
+        Ok(l) => l,
+        Err(outcome) => return outcome,
+    };
+    let (predicates, predicate_diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
+    let mut diagnostics = lowered.diagnostics.clone();
+    diagnostics.extend(diagnostics_data(&predicate_diagnostics, "predicates", &request.predicates, "predicates"));
+    if has_error(&diagnostics) {
+        return empty_outcome(Verdict::Unknown, "the predicates have errors", diagnostics);
+    }
+    on_event(Event::Progress { phase: "abstracting".into(), iteration: 1, solver_queries: 0 });
+    let config = abstraction_config(&request.options);
+    let (abs, abstraction_diagnostics) = abstraction::abstract_program(&lowered.program, &predicates, &config);
+    diagnostics.extend(diagnostics_data(&abstraction_diagnostics, "input.c", &request.source, "source"));
+    if cancel() {
+        return empty_outcome(Verdict::Unknown, "cancelled", diagnostics);
+    }
+    on_event(Event::Progress { phase: "model checking".into(), iteration: 1, solver_queries: abs.statistics.prover_calls });
+    let mc_config = model_check::Config { time_budget_ms: Some(request.options.timeout_ms), ..model_check::Config::default() };
+    let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
+    let line_of = |o: boolprog::Origin| c_line(&lowered.program, &lowered.index, o.proc, o.index);
+    let (text, printed) = boolean_program_text(&abs.program, &line_of);
+    let mut statistics = abstraction_statistics(&abs.statistics);
+    statistics.bdd_peak_nodes = mc.statistics.peak_bdd_nodes as u64;
+    statistics.model_check_ms = mc.statistics.time_ms;
+    let explanation = request.options.record_explanations.then(|| explanation_data(&lowered, &abs, &printed));
+    let mut snapshot = IterationSnapshot {
+        index: 1,
+        predicates: c_front::display_predicates(&lowered.program, &predicates),
+        boolean_program: text,
+        statistics: statistics.clone(),
+        explanation,
+        ..IterationSnapshot::default()
+    };
+    if let Some(trace) = &mc.trace {
+        snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of);
+    }
+    let (verdict, reason) = match &mc.verdict {
+        model_check::Verdict::Safe => (Verdict::Safe, "the boolean program is safe, so the C program is".to_string()),
+        model_check::Verdict::ErrorReachable => (
+            Verdict::Unknown,
+            "the error is reachable in the boolean program; without refinement the C program may or may not be safe"
+                .to_string(),
+        ),
+        model_check::Verdict::Unknown(why) => (Verdict::Unknown, why.clone()),
+    };
+    on_event(Event::Iteration { snapshot: Box::new(snapshot.clone()) });
+    let invariants = mc
+        .invariants
+        .iter()
+        .filter(|inv| inv.label.is_some() || inv.stmt.0 == 0)
+        .map(|inv| InvariantData {
+            procedure: abs.program.procs.get(inv.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
+            c_line: inv.origin.and_then(line_of),
+            location: match &inv.label {
+                Some(l) => format!("at {l}"),
+                None => "at entry".to_string(),
+            },
+            formula: inv.text.clone(),
+        })
+        .collect();
+    Outcome {
+        verdict,
+        sv_comp: verdict.sv_comp().to_string(),
+        reason,
+        diagnostics,
+        final_predicates: snapshot.predicates.clone(),
+        iterations: vec![snapshot],
+        invariants,
+        trace: Vec::new(),
+        inputs: Vec::new(),
+        statistics,
+        elapsed_ms: 0.0,
+    }
 }
 
 pub(crate) fn run_check(_request: &Request, _on_event: &mut dyn FnMut(Event), _cancel: &dyn Fn() -> bool) -> Outcome {

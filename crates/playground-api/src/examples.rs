@@ -17,7 +17,9 @@ pub struct Example {
     pub lab_note: &'static str,
 }
 
-pub const PARTITION: &str = r#"typedef struct cell {
+pub const PARTITION: &str = r#"#include <stdlib.h>
+
+typedef struct cell {
   int val;
   struct cell* next;
 } *list;

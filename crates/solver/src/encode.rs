@@ -46,6 +46,25 @@ impl std::fmt::Display for Unsupported {
 struct Location {
     address: Bits,
     value: Bits,
+    kind: AddressKind,
+}
+
+/// What is known about a location's address, to skip Ackermann pairs that can never meet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum AddressKind {
+    /// A variable's constant address.
+    Variable,
+    /// The address of field `.1` of struct `.0` (never a variable's, never another field's).
+    Field(u32, u32),
+    Other,
+}
+
+fn may_meet(a: AddressKind, b: AddressKind) -> bool {
+    match (a, b) {
+        (AddressKind::Variable, AddressKind::Field(..)) | (AddressKind::Field(..), AddressKind::Variable) => false,
+        (AddressKind::Field(s, f), AddressKind::Field(t, g)) => s == t && f == g,
+        _ => true,
+    }
 }
 
 /// The encoder state: the circuit plus term caches and memory-model bookkeeping.
@@ -195,7 +214,7 @@ impl Encoder {
         self.registered_vars.push(v);
         let value = self.var_bits(v, ty)?;
         let address = self.var_address_bits(v)?;
-        self.register_location(ty, address, value)
+        self.register_location(ty, address, value, AddressKind::Variable)
     }
 
     fn use_constant_address(&mut self, a: u128) {
@@ -212,10 +231,13 @@ impl Encoder {
         }
     }
 
-    fn register_location(&mut self, ty: &Type, address: Bits, value: Bits) -> Result<(), Unsupported> {
+    fn register_location(&mut self, ty: &Type, address: Bits, value: Bits, kind: AddressKind) -> Result<(), Unsupported> {
         let key = (logic::memory_type_key(ty), value.len() as u32);
         let existing = self.locations.remove(&key).unwrap_or_default();
         for other in &existing {
+            if !may_meet(kind, other.kind) {
+                continue;
+            }
             if let (Some(a), Some(b)) = (Circuit::constant_value(&address), Circuit::constant_value(&other.address)) {
                 if a != b {
                     continue;
@@ -226,16 +248,16 @@ impl Encoder {
             self.circuit.clause(&[!same_address, same_value]);
         }
         let mut existing = existing;
-        existing.push(Location { address, value });
+        existing.push(Location { address, value, kind });
         self.locations.insert(key, existing);
         Ok(())
     }
 
     /// A location term with the given address: its value bits (fresh), registered for Ackermann.
-    fn memory_read(&mut self, ty: &Type, address: Bits) -> Result<Bits, Unsupported> {
+    fn memory_read(&mut self, ty: &Type, address: Bits, kind: AddressKind) -> Result<Bits, Unsupported> {
         let w = self.width(ty)?;
         let value = self.circuit.fresh_bits(w);
-        self.register_location(ty, address, value.clone())?;
+        self.register_location(ty, address, value.clone(), kind)?;
         Ok(value)
     }
 
@@ -342,7 +364,15 @@ impl Encoder {
                 }
                 self.width(&e.ty)?;
                 let address = self.address(e)?;
-                self.memory_read(&e.ty, address)
+                let kind = match (&e.kind, Circuit::constant_value(&address)) {
+                    (_, Some(_)) => AddressKind::Other,
+                    (ExprKind::Field(base, f), None) => match base.ty {
+                        Type::Struct(s) => AddressKind::Field(s.0, *f),
+                        _ => AddressKind::Other,
+                    },
+                    _ => AddressKind::Other,
+                };
+                self.memory_read(&e.ty, address, kind)
             }
             ExprKind::AddrOf(l) => self.address(l),
             ExprKind::Unary(op, a) => {
