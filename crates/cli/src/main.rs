@@ -60,6 +60,9 @@ enum Command {
         /// Also model check the boolean program and print invariants.
         #[arg(long)]
         invariants: bool,
+        /// Record the explanation data (cube lattices, WP cases, solver log) in the JSON.
+        #[arg(long)]
+        explain: bool,
         #[arg(long)]
         json: bool,
     },
@@ -205,7 +208,7 @@ fn run() -> Result<ExitCode, String> {
             print!("{text}");
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        Command::Abstract { file, predicates, engine, invariants, json } => {
+        Command::Abstract { file, predicates, engine, invariants, explain, json } => {
             let request = Request {
                 mode: Mode::Abstract,
                 source: read(&file)?,
@@ -214,7 +217,7 @@ fn run() -> Result<ExitCode, String> {
                     Some(p) => read(&p)?,
                     None => String::new(),
                 },
-                options: options_from(&engine),
+                options: Options { record_explanations: explain, ..options_from(&engine) },
             };
             let outcome = playground_api::run(&request, &mut progress_printer(false), &|| false);
             Ok(finish(&outcome, json, |o| {

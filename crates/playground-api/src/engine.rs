@@ -133,6 +133,7 @@ pub(crate) fn explanation_data(
     abs: &abstraction::Abstraction,
     printed: &boolprog::Printed,
 ) -> ExplanationData {
+    let points_to = &points_to::PointsTo::analyze(&lowered.program);
     let mut statements: Vec<StatementExplanation> = Vec::new();
     let mut solver_log = Vec::new();
     for record in &abs.lattices {
@@ -194,11 +195,12 @@ pub(crate) fn explanation_data(
                 });
             }
         }
+        let wp = wp_view(lowered, abs, points_to, record);
         entry.predicates.push(PredicateExplanation {
             predicate: record.target.clone(),
-            wp_raw: record.goal.clone(),
-            alias_cases: Vec::new(),
-            wp_simplified: record.goal.clone(),
+            wp_raw: wp.as_ref().map(|w| w.0.clone()).unwrap_or_else(|| record.goal.clone()),
+            alias_cases: wp.as_ref().map(|w| w.1.clone()).unwrap_or_default(),
+            wp_simplified: wp.map(|w| w.2).unwrap_or_else(|| record.goal.clone()),
             assigned: format!("choose({}, {})", record.goal_result, record.negated_goal_result),
             negative: LatticeData::default(),
             positive,
@@ -207,6 +209,38 @@ pub(crate) fn explanation_data(
     let cached = solver_log.iter().filter(|q| q.cached).count();
     let cache_hit_rate = if solver_log.is_empty() { 0.0 } else { cached as f64 / solver_log.len() as f64 };
     ExplanationData { statements, solver_log, cache_hit_rate }
+}
+
+/// For an assignment `lhs = rhs` and a predicate target `{φ}`: `WP` by Morris' rule without alias
+/// information (every location case-split), the aliasing cases the points-to analysis keeps, and
+/// the simplified `WP` with points-to information (C2BP §4.2).
+fn wp_view(
+    lowered: &LoweredSource,
+    abs: &abstraction::Abstraction,
+    points_to: &points_to::PointsTo,
+    record: &abstraction::LatticeRecord,
+) -> Option<(String, Vec<String>, String)> {
+    let program = &lowered.program;
+    let stmt = program.procs.get(record.at.proc.0 as usize)?.body.get(record.at.index as usize)?;
+    let c_ir::StmtKind::Assign { lhs, rhs } = &stmt.kind else { return None };
+    let variable = abs.variables.iter().find(|v| v.name == record.target)?;
+    let phi = &variable.predicate;
+    let raw = logic::wp_assign_unsimplified(program, &logic::AlwaysMayAlias, lhs, rhs, phi);
+    let lhs_text = c_ir::display_expr(program, lhs);
+    let mut cases = Vec::new();
+    for location in logic::locations(phi) {
+        let text = c_ir::display_expr(program, &location);
+        let may = logic::MayAlias::may_alias(points_to, lhs, &location);
+        if &location == lhs {
+            cases.push(format!("{text} is the assigned location: replaced by {}", c_ir::display_expr(program, rhs)));
+        } else if may {
+            cases.push(format!("{lhs_text} may alias {text}: both cases kept (&{lhs_text} == &{text} and &{lhs_text} != &{text})"));
+        } else {
+            cases.push(format!("{lhs_text} cannot alias {text} (points-to): the alias case is pruned"));
+        }
+    }
+    let simplified = logic::wp_assign(program, points_to, lhs, rhs, phi);
+    Some((c_ir::display_expr(program, &raw), cases, c_ir::display_expr(program, &simplified)))
 }
 
 fn abstraction_statistics(stats: &abstraction::Statistics) -> Statistics {

@@ -30,8 +30,11 @@ pub fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(u
             let instance = path.steps.get(*step).map(|s| s.instance).unwrap_or(0);
             for candidate in [Some(atom.clone()), rewrite_with_symbolic_constants(program, path, &atom, instance)].into_iter().flatten() {
                 if let Some((scope, predicate)) = to_program_predicate(program, path, &candidate) {
-                    if !out.iter().any(|d| d.scope == scope && d.predicate == predicate) {
-                        out.push(DiscoveredPredicate { scope, predicate, step: *step });
+                    let variant = scope.and_then(|p| with_unmodified_formals_as_symbolic_constants(program, p, &predicate));
+                    for predicate in [Some(predicate), variant].into_iter().flatten() {
+                        if !out.iter().any(|d| d.scope == scope && d.predicate == predicate) {
+                            out.push(DiscoveredPredicate { scope, predicate, step: *step });
+                        }
                     }
                 }
             }
@@ -76,6 +79,29 @@ fn to_program_predicate(program: &Program, path: &ExpandedPath, e: &Expr) -> Opt
     Some((scope, strip_negation(&simplified)))
 }
 
+/// For a predicate of `proc` over formals that the procedure never changes (only read, address
+/// not taken), the same predicate over their symbolic constants `'f` (equal to `f` everywhere in
+/// the body), which callers can interpret at their call sites (polymorphic predicate abstraction).
+fn with_unmodified_formals_as_symbolic_constants(program: &Program, proc: ProcId, e: &Expr) -> Option<Expr> {
+    let body = &program.proc(proc).body;
+    let mut result = e.clone();
+    for &formal in &program.proc(proc).formals {
+        if !e.vars().contains(&formal) || program.var(formal).address_taken {
+            continue;
+        }
+        let Some(sc) = program.symbolic_const_of(formal) else { continue };
+        let assigned = body.iter().any(|s| match &s.kind {
+            c_ir::StmtKind::Assign { lhs, .. } | c_ir::StmtKind::Havoc { lhs } | c_ir::StmtKind::Malloc { lhs, .. } => lhs.vars().contains(&formal) && lhs.kind == ExprKind::Var(formal),
+            _ => false,
+        });
+        if assigned {
+            continue;
+        }
+        result = logic::substitute_var(&result, formal, &Expr::var(sc, program.var(sc).ty.clone()));
+    }
+    (&result != e).then_some(result)
+}
+
 /// Which procedure instance a path variable belongs to (`None` for globals and fresh symbols).
 fn instance_proc(program: &Program, path: &ExpandedPath, v: VarId) -> Option<ProcId> {
     let original = path.original_var(v)?;
@@ -94,7 +120,8 @@ fn rewrite_with_symbolic_constants(program: &Program, path: &ExpandedPath, e: &E
     }
     let mut result = e.clone();
     for (sc, actual) in &call.bindings {
-        let stable = actual.vars().iter().all(|&v| {
+        let read_vars = vars_read(actual);
+        let stable = read_vars.iter().all(|&v| {
             let var = path.program.var(v);
             !var.address_taken && !matches!(var.kind, VarKind::Global) && !path.is_fresh(v)
         });
@@ -113,4 +140,55 @@ fn rewrite_with_symbolic_constants(program: &Program, path: &ExpandedPath, e: &E
     } else {
         Some(result)
     }
+}
+
+/// The variables whose values `e` reads (not those only under `&`).
+fn vars_read(e: &Expr) -> Vec<VarId> {
+    let mut out = Vec::new();
+    fn walk(e: &Expr, out: &mut Vec<VarId>) {
+        match &e.kind {
+            ExprKind::AddrOf(inner) => {
+                // &v, &v.f: no read; &a[i], &p->f: reads the index / pointer
+                let mut x = &**inner;
+                loop {
+                    match &x.kind {
+                        ExprKind::Var(_) => return,
+                        ExprKind::Field(a, _) => x = a,
+                        ExprKind::Index(a, i) => {
+                            walk(i, out);
+                            x = a;
+                        }
+                        _ => return walk(x, out),
+                    }
+                }
+            }
+            ExprKind::Var(v) => {
+                if !out.contains(v) {
+                    out.push(*v)
+                }
+            }
+            _ => {
+                let mut children = Vec::new();
+                match &e.kind {
+                    ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Deref(a) | ExprKind::Field(a, _) => children.push(&**a),
+                    ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                        children.push(&**a);
+                        children.push(&**b)
+                    }
+                    ExprKind::Ite(c, a, b) => {
+                        children.push(&**c);
+                        children.push(&**a);
+                        children.push(&**b)
+                    }
+                    ExprKind::App(_, args) => children.extend(args.iter()),
+                    _ => {}
+                }
+                for c in children {
+                    walk(c, out);
+                }
+            }
+        }
+    }
+    walk(e, &mut out);
+    out
 }

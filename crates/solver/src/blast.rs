@@ -213,6 +213,25 @@ impl Circuit {
         self.and_many(&xs)
     }
 
+    /// The majority of three literals (the carry of a full adder).
+    pub fn majority(&mut self, a: Lit, b: Lit, c: Lit) -> Lit {
+        if a.is_constant() || b.is_constant() || c.is_constant() || a == b || b == c || a == c || a == !b || b == !c || a == !c {
+            let ab = self.and(a, b);
+            let bc = self.and(b, c);
+            let ac = self.and(a, c);
+            let t = self.or(ab, bc);
+            return self.or(t, ac);
+        }
+        let o = self.fresh();
+        self.sat.add_clause(&[!a, !b, o]);
+        self.sat.add_clause(&[!a, !c, o]);
+        self.sat.add_clause(&[!b, !c, o]);
+        self.sat.add_clause(&[a, b, !o]);
+        self.sat.add_clause(&[a, c, !o]);
+        self.sat.add_clause(&[b, c, !o]);
+        o
+    }
+
     /// Sum and carry out of `a + b + carry_in`.
     pub fn add_with_carry(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> (Bits, Lit) {
         let mut carry = carry_in;
@@ -220,11 +239,18 @@ impl Circuit {
         for (&x, &y) in a.iter().zip(b.iter()) {
             let t = self.xor(x, y);
             sum.push(self.xor(t, carry));
-            let g = self.and(x, y);
-            let p = self.and(t, carry);
-            carry = self.or(g, p);
+            carry = self.majority(x, y, carry);
         }
         (sum, carry)
+    }
+
+    /// Only the carry out of `a + b + carry_in`.
+    pub fn carry_out(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> Lit {
+        let mut carry = carry_in;
+        for (&x, &y) in a.iter().zip(b.iter()) {
+            carry = self.majority(x, y, carry);
+        }
+        carry
     }
 
     pub fn add(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
@@ -244,8 +270,7 @@ impl Circuit {
     /// `a <u b`.
     pub fn ult(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
         let nb: Bits = b.iter().map(|&l| !l).collect();
-        let (_, carry) = self.add_with_carry(a, &nb, Lit::TRUE);
-        !carry
+        !self.carry_out(a, &nb, Lit::TRUE)
     }
 
     /// `a <s b`.
