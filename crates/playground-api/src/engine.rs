@@ -331,6 +331,170 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     }
 }
 
-pub(crate) fn run_check(_request: &Request, _on_event: &mut dyn FnMut(Event), _cancel: &dyn Fn() -> bool) -> Outcome {
-    empty_outcome(Verdict::Unknown, "the CEGAR loop is not wired yet", Vec::new())
+pub(crate) fn cegar_config(options: &Options) -> cegar::Config {
+    let mut config = cegar::Config::default_for_cli();
+    config.refinement = match options.refine {
+        RefineMethod::Wp => cegar::RefinementMethod::Wp,
+        RefineMethod::Sp => cegar::RefinementMethod::Sp,
+    };
+    config.max_iterations = options.max_iterations.max(1);
+    config.time_budget_ms = Some(options.timeout_ms);
+    config.strategy = match options.strategy {
+        Strategy::Lattice => abstraction::Strategy::Lattice,
+        Strategy::Exact => abstraction::Strategy::Exact,
+    };
+    config.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
+    config.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
+    config
+}
+
+fn phase_name(phase: cegar::Phase) -> &'static str {
+    match phase {
+        cegar::Phase::Lowering => "parsing",
+        cegar::Phase::Abstracting => "abstracting",
+        cegar::Phase::ModelChecking => "model checking",
+        cegar::Phase::Refining => "checking the counterexample",
+        cegar::Phase::Replaying => "replaying the inputs",
+        cegar::Phase::Done => "done",
+    }
+}
+
+fn scoped_predicates_text(program: &Program, predicates: &[cegar::ScopedPredicate]) -> String {
+    cegar::format_predicates(program, predicates)
+}
+
+/// Converts one CEGAR iteration record to a snapshot.
+fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) -> IterationSnapshot {
+    let program = &lowered.program;
+    let line_count = record.boolean_program.lines().count();
+    let mut c_lines = vec![None; line_count];
+    for (line, at) in &record.line_map {
+        if let (Some(at), Some(slot)) = (at, c_lines.get_mut((*line as usize).wrapping_sub(1))) {
+            *slot = c_line(program, &lowered.index, at.proc.0, at.index);
+        }
+    }
+    let abstract_trace = record
+        .abstract_trace
+        .iter()
+        .map(|line| AbstractStep {
+            procedure: line.split(':').next().unwrap_or("").trim().to_string(),
+            bp_line: None,
+            c_line: None,
+            statement: line.clone(),
+            kind: String::new(),
+            valuation: Vec::new(),
+        })
+        .collect();
+    let (feasibility, method, table) = match &record.feasibility {
+        Some(f) => (
+            f.verdict.clone(),
+            match f.method {
+                cegar::RefinementMethod::Wp => "wp".to_string(),
+                cegar::RefinementMethod::Sp => "sp".to_string(),
+            },
+            f.table
+                .iter()
+                .map(|row| FeasibilityRow {
+                    c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
+                    statement: row.statement.clone(),
+                    columns: row.conditions.iter().map(|c| (String::new(), c.clone())).collect(),
+                    contradiction: row.conditions.iter().any(|c| c.trim() == "false"),
+                })
+                .collect(),
+        ),
+        None => (String::new(), String::new(), Vec::new()),
+    };
+    IterationSnapshot {
+        index: record.iteration,
+        predicates: scoped_predicates_text(program, &record.predicates_before),
+        boolean_program: BooleanProgramText { text: record.boolean_program.clone(), c_lines },
+        abstract_trace,
+        feasibility,
+        feasibility_method: method,
+        feasibility_table: table,
+        new_predicates: record.new_predicates.iter().map(|p| p.text.clone()).collect(),
+        statistics: Statistics {
+            solver_queries: record.statistics.abstraction_prover_calls + record.statistics.refine_solver_calls,
+            bdd_peak_nodes: record.statistics.peak_bdd_nodes as u64,
+            abstraction_ms: record.statistics.abstraction_ms as f64,
+            model_check_ms: record.statistics.model_check_ms as f64,
+            refine_ms: record.statistics.refine_ms as f64,
+            ..Statistics::default()
+        },
+        explanation: None,
+    }
+}
+
+/// Check mode: the CEGAR loop.
+pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
+    let lowered = match lower_request(request) {
+        Ok(l) => l,
+        Err(outcome) => return outcome,
+    };
+    let config = cegar_config(&request.options);
+    let mut forward = |e: cegar::Event| {
+        on_event(Event::Progress { phase: phase_name(e.phase).to_string(), iteration: e.iteration, solver_queries: e.solver_calls })
+    };
+    let result = cegar::check_program(&lowered.program, &config, &mut forward, cancel);
+    let program = &lowered.program;
+    let iterations: Vec<IterationSnapshot> = result.iterations.iter().map(|r| iteration_snapshot(&lowered, r)).collect();
+    for snapshot in &iterations {
+        on_event(Event::Iteration { snapshot: Box::new(snapshot.clone()) });
+    }
+    let mut diagnostics = lowered.diagnostics.clone();
+    let file_name = if request.file_name.is_empty() { "input.c" } else { &request.file_name };
+    diagnostics.extend(diagnostics_data(&result.diagnostics, file_name, &request.source, "source"));
+    let verdict = match result.verdict {
+        cegar::Verdict::Safe => Verdict::Safe,
+        cegar::Verdict::Unsafe => Verdict::Unsafe,
+        cegar::Verdict::Unknown => Verdict::Unknown,
+    };
+    let (trace, inputs) = match &result.counterexample {
+        Some(cex) => (
+            cex.steps
+                .iter()
+                .map(|s| ConcreteStep {
+                    line: lowered.index.line_col(s.span.start).line,
+                    procedure: program.procs.get(s.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
+                    statement: s.statement.clone(),
+                    values: s.values.iter().map(|(n, v)| (n.clone(), v.to_string())).collect(),
+                })
+                .collect(),
+            cex.inputs.iter().map(|v| v.to_string()).collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
+    };
+    let invariants = result
+        .invariants
+        .iter()
+        .map(|inv| InvariantData {
+            procedure: program.procs.get(inv.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
+            c_line: Some(lowered.index.line_col(inv.span.start).line),
+            location: match inv.point {
+                cegar::InvariantPoint::ProcedureEntry => "at entry".to_string(),
+                cegar::InvariantPoint::LoopHead => "at loop head".to_string(),
+            },
+            formula: inv.text.clone(),
+        })
+        .collect();
+    let statistics = Statistics {
+        solver_queries: result.statistics.solver_calls,
+        abstraction_ms: result.statistics.abstraction_ms as f64,
+        model_check_ms: result.statistics.model_check_ms as f64,
+        refine_ms: result.statistics.refine_ms as f64,
+        ..Statistics::default()
+    };
+    Outcome {
+        verdict,
+        sv_comp: verdict.sv_comp().to_string(),
+        reason: result.reason.clone().unwrap_or_default(),
+        diagnostics,
+        iterations,
+        final_predicates: scoped_predicates_text(program, &result.predicates),
+        invariants,
+        trace,
+        inputs,
+        statistics,
+        elapsed_ms: result.statistics.time_ms as f64,
+    }
 }

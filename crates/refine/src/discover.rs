@@ -99,7 +99,8 @@ fn with_unmodified_formals_as_symbolic_constants(program: &Program, proc: ProcId
         }
         result = logic::substitute_var(&result, formal, &Expr::var(sc, program.var(sc).ty.clone()));
     }
-    (&result != e).then_some(result)
+    let result = simplify(&result);
+    (&result != e && !result.is_true() && !result.is_false() && !is_ground(&result)).then_some(result)
 }
 
 /// Which procedure instance a path variable belongs to (`None` for globals and fresh symbols).
