@@ -3,7 +3,11 @@
 //! inside the web worker in the browser.
 
 use crate::fixture;
-use crate::model::{FromWorker, Progress, RunKind, RunRequest, ToWorker, Verdict};
+use crate::model::{
+    BoolLine, DiagnosticView, Feasibility, FeasibilityRow, FromWorker, IterationSnapshot, LineRange, Progress, Refinement,
+    RunKind, RunRequest, SeverityView, Strategy, ToWorker, TraceStep, Verdict,
+};
+use playground_api as api;
 
 /// Handles one request, calling `emit` for every event (in order).
 pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
@@ -76,25 +80,157 @@ fn tiny_program() -> c_ir::Program {
     program
 }
 
-fn run(req: RunRequest, emit: &mut dyn FnMut(FromWorker)) {
-    emit(FromWorker::Progress(Progress { iteration: 0, phase: "parse".into(), solver_calls: 0, elapsed_ms: 0 }));
-    if req.source.trim().is_empty() {
-        emit(FromWorker::Diagnostics(Vec::new()));
-        emit(FromWorker::Done(Verdict::Unknown { reason: "the program is empty".into() }));
-        return;
+/// Converts the UI's request into `playground-api`'s.
+pub fn api_request(req: &RunRequest) -> api::Request {
+    api::Request {
+        mode: match req.kind {
+            RunKind::Check => api::Mode::Check,
+            RunKind::Abstract => api::Mode::Abstract,
+            RunKind::ModelCheck => api::Mode::BooleanProgram,
+        },
+        source: req.source.clone(),
+        file_name: if req.kind == RunKind::ModelCheck { "program.bp" } else { "program.c" }.into(),
+        predicates: req.predicates.clone(),
+        options: api::Options {
+            int_width: req.options.int_width,
+            strategy: match req.options.strategy {
+                Strategy::Lattice => api::Strategy::Lattice,
+                Strategy::Exact => api::Strategy::Exact,
+            },
+            max_cube: req.options.max_cube_len,
+            refine: match req.options.refinement {
+                Refinement::Wp => api::RefineMethod::Wp,
+                Refinement::Sp => api::RefineMethod::Sp,
+            },
+            max_iterations: req.options.max_iterations,
+            timeout_ms: req.options.time_budget_ms,
+            // The lattice/query explorer is not in the UI yet; recording slows runs down.
+            record_explanations: false,
+            ..api::Options::default()
+        },
     }
-    // The engine stages land one by one (issues 3–7); until `playground-api` exposes a session
-    // this answers honestly instead of pretending.
-    emit(FromWorker::Diagnostics(Vec::new()));
-    let what = match req.kind {
-        RunKind::Check => "the CEGAR loop",
-        RunKind::Abstract => "predicate abstraction",
-        RunKind::ModelCheck => "the boolean program model checker",
+}
+
+fn diagnostic(d: &api::DiagnosticData) -> DiagnosticView {
+    DiagnosticView {
+        severity: match d.severity {
+            api::Severity::Error => SeverityView::Error,
+            api::Severity::Warning => SeverityView::Warning,
+            api::Severity::Note => SeverityView::Note,
+        },
+        message: d.message.clone(),
+        line: d.line,
+        column: d.column,
+        end_line: d.end_line,
+        end_column: d.end_column,
+        help: d.help.clone(),
+        origin: d.origin.clone(),
+    }
+}
+
+/// Converts one iteration snapshot of `playground-api` into the UI's.
+pub fn snapshot(s: &api::IterationSnapshot) -> IterationSnapshot {
+    let boolean_program = s
+        .boolean_program
+        .text
+        .lines()
+        .enumerate()
+        .map(|(i, text)| BoolLine {
+            text: text.to_string(),
+            c_lines: s.boolean_program.c_lines.get(i).copied().flatten().map(LineRange::single),
+        })
+        .collect();
+    let abstract_trace = s
+        .abstract_trace
+        .iter()
+        .map(|step| TraceStep {
+            c_line: step.c_line.unwrap_or(0),
+            bp_line: step.bp_line,
+            text: step.statement.clone(),
+            values: step.valuation.iter().map(|(p, v)| (p.clone(), if *v { "T" } else { "F" }.to_string())).collect(),
+        })
+        .collect();
+    let feasibility = (!s.feasibility.is_empty()).then(|| Feasibility {
+        feasible: s.feasibility == "feasible",
+        method: s.feasibility_method.clone(),
+        rows: s
+            .feasibility_table
+            .iter()
+            .map(|r| FeasibilityRow {
+                c_line: r.c_line,
+                statement: r.statement.clone(),
+                columns: r.columns.clone(),
+                contradiction: r.contradiction,
+            })
+            .collect(),
+        explanation: String::new(),
+    });
+    let st = &s.statistics;
+    IterationSnapshot {
+        index: s.index,
+        predicates: s.predicates.clone(),
+        boolean_program,
+        abstract_trace,
+        feasibility,
+        new_predicates: s.new_predicates.clone(),
+        solver_calls: st.solver_queries,
+        elapsed_ms: (st.abstraction_ms + st.model_check_ms + st.refine_ms).round() as u64,
+    }
+}
+
+/// Converts the end of a run into the UI's verdict.
+pub fn verdict(o: &api::Outcome) -> Verdict {
+    match o.verdict {
+        api::Verdict::Safe => Verdict::Safe {
+            invariants: o
+                .invariants
+                .iter()
+                .map(|i| {
+                    let at = if i.location.is_empty() { i.procedure.clone() } else { format!("{} {}", i.procedure, i.location) };
+                    (i.c_line, format!("{at}: {}", i.formula))
+                })
+                .collect(),
+        },
+        api::Verdict::Unsafe => Verdict::Unsafe {
+            trace: o
+                .trace
+                .iter()
+                .map(|c| TraceStep { c_line: c.line, bp_line: None, text: c.statement.clone(), values: c.values.clone() })
+                .collect(),
+            inputs: o.inputs.clone(),
+        },
+        api::Verdict::Unknown => Verdict::Unknown { reason: o.reason.clone() },
+    }
+}
+
+/// Runs the engine through `playground-api`, translating its events. Cancellation is by
+/// terminating the worker, so the engine's own cancel flag is never raised here.
+fn run(req: RunRequest, emit: &mut dyn FnMut(FromWorker)) {
+    let start = web_time::Instant::now();
+    let request = api_request(&req);
+    let mut sent_iterations = 0usize;
+    emit(FromWorker::Progress(Progress { iteration: 0, phase: "parse".into(), solver_calls: 0, elapsed_ms: 0 }));
+    let mut on_event = |event: api::Event| match event {
+        api::Event::Progress { phase, iteration, solver_queries } => emit(FromWorker::Progress(Progress {
+            iteration,
+            phase,
+            solver_calls: solver_queries,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+        })),
+        api::Event::Iteration { snapshot: s } => {
+            sent_iterations += 1;
+            emit(FromWorker::IterationSnapshot(Box::new(snapshot(&s))));
+        }
+        api::Event::Done { outcome } => {
+            emit(FromWorker::Diagnostics(outcome.diagnostics.iter().map(diagnostic).collect()));
+            // Modes without streamed iterations (boolean programs) report them only here.
+            for s in outcome.iterations.iter().skip(sent_iterations) {
+                emit(FromWorker::IterationSnapshot(Box::new(snapshot(s))));
+            }
+            emit(FromWorker::Done(verdict(&outcome)));
+        }
     };
-    emit(FromWorker::Error(format!(
-        "{what} is not in this build of the engine yet ({} lines received). Open ?demo to see the panes with recorded data.",
-        req.source.lines().count()
-    )));
+    let _ = api::run(&request, &mut on_event, &|| false);
 }
 
 #[cfg(test)]
@@ -128,6 +264,42 @@ mod tests {
             let ends = events.iter().filter(|e| matches!(e, FromWorker::Done(_) | FromWorker::Error(_))).count();
             assert_eq!(ends, 1);
         }
+    }
+
+    #[test]
+    fn default_options_are_the_engines() {
+        let req = RunRequest { kind: RunKind::Check, source: String::new(), predicates: String::new(), options: Default::default() };
+        let ours = api_request(&req).options;
+        assert_eq!(ours, api::Options { record_explanations: false, ..api::Options::default() });
+    }
+
+    #[test]
+    fn a_buggy_program_is_unsafe_with_a_trace() {
+        let source = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x == 5) reach_error();\n  return 0;\n}\n";
+        let events = collect(ToWorker::Run(RunRequest {
+            kind: RunKind::Check,
+            source: source.into(),
+            predicates: String::new(),
+            options: Default::default(),
+        }));
+        match events.last() {
+            Some(FromWorker::Done(Verdict::Unsafe { trace, .. })) => assert!(!trace.is_empty()),
+            other => panic!("{other:?}"),
+        }
+        assert!(events.iter().any(|e| matches!(e, FromWorker::IterationSnapshot(_))));
+    }
+
+    #[test]
+    fn a_syntax_error_is_a_diagnostic_at_its_line() {
+        let events = collect(ToWorker::Run(RunRequest {
+            kind: RunKind::Check,
+            source: "int main(void) {\n  int x = 1;\n  x = x +;\n  return 0;\n}\n".into(),
+            predicates: String::new(),
+            options: Default::default(),
+        }));
+        let diags = events.iter().find_map(|e| match e { FromWorker::Diagnostics(d) => Some(d.clone()), _ => None }).unwrap();
+        assert!(diags.iter().any(|d| d.line == 3 && d.severity == SeverityView::Error), "{diags:?}");
+        assert!(matches!(events.last(), Some(FromWorker::Done(_) | FromWorker::Error(_))));
     }
 
     #[test]

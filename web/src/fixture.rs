@@ -2,13 +2,15 @@
 //! worker protocol so every pane can be developed, screenshotted and tested before the engine
 //! stages exist. Nothing here is computed; the UI labels it as demo data.
 
-use crate::examples::{line_of, PARTITION};
+use crate::examples::line_of;
+use playground_api::examples::PARTITION as PARTITION_SOURCE;
 use crate::model::{
-    BoolLine, Feasibility, FromWorker, IterationSnapshot, LineRange, Progress, ScopePredicates, TraceStep, Verdict,
+    format_predicates, BoolLine, Feasibility, FeasibilityRow, FromWorker, IterationSnapshot, LineRange, Progress, ScopePredicates,
+    TraceStep, Verdict,
 };
 
 fn line(needle: &str) -> u32 {
-    line_of(PARTITION.source, needle).unwrap_or(1)
+    line_of(PARTITION_SOURCE, needle).unwrap_or(1)
 }
 
 /// Figure 1(b), each line with the C snippet it comes from (`""` = none). With `two_predicates`
@@ -57,15 +59,19 @@ fn boolean_program(two_predicates: bool) -> Vec<BoolLine> {
         .collect()
 }
 
-fn scope(preds: &[&str]) -> Vec<ScopePredicates> {
-    vec![ScopePredicates { proc: Some("partition".into()), predicates: preds.iter().map(|p| p.to_string()).collect() }]
+fn scope(preds: &[&str]) -> String {
+    format_predicates(&[ScopePredicates { proc: Some("partition".into()), predicates: preds.iter().map(|p| p.to_string()).collect() }])
 }
 
 fn step(needle: &str, text: &str, values: &[(&str, Option<bool>)]) -> TraceStep {
     TraceStep {
         c_line: line(needle),
+        bp_line: None,
         text: text.into(),
-        values: values.iter().map(|(p, v)| (p.to_string(), *v)).collect(),
+        values: values
+            .iter()
+            .map(|(p, v)| (p.to_string(), match v { Some(true) => "T", Some(false) => "F", None => "?" }.to_string()))
+            .collect(),
     }
 }
 
@@ -86,16 +92,24 @@ pub fn events() -> Vec<FromWorker> {
         feasibility: Some(Feasibility {
             feasible: false,
             method: "wp".into(),
-            conditions: vec![
-                (line("newl = curr;"), "prev->val > v".into()),
-                (line("if (curr->val > v)"), "prev->val > v && curr->val > v".into()),
-                (line("prev = curr;"), "curr->val > v && nextCurr->val > v".into()),
-                (line("} else {"), "curr->val <= v && curr->val > v  ≡ false".into()),
-            ],
+            rows: [
+                ("newl = curr;", "prev->val > v", false),
+                ("if (curr->val > v)", "prev->val > v && curr->val > v", false),
+                ("prev = curr;", "curr->val > v && curr->val > v", false),
+                ("} else {", "!(curr->val > v) && curr->val > v", true),
+            ]
+            .iter()
+            .map(|(at, cond, contradiction)| FeasibilityRow {
+                c_line: Some(line(at)),
+                statement: PARTITION_SOURCE.lines().nth(line(at) as usize - 1).unwrap_or("").trim().to_string(),
+                columns: vec![("wp".into(), (*cond).into())],
+                contradiction: *contradiction,
+            })
+            .collect(),
             explanation: "prev was assigned in the else branch, where curr->val <= v; the path needs prev->val > v at L."
                 .into(),
         }),
-        new_predicates: scope(&["curr->val > v", "prev->val > v"]),
+        new_predicates: vec!["curr->val > v".into(), "prev->val > v".into()],
         solver_calls: 38,
         elapsed_ms: 12,
     };
@@ -124,7 +138,7 @@ pub fn events() -> Vec<FromWorker> {
         FromWorker::IterationSnapshot(Box::new(second)),
         FromWorker::Done(Verdict::Safe {
             invariants: vec![(
-                line("newl = curr;"),
+                Some(line("newl = curr;")),
                 "curr != NULL && curr->val > v && (prev == NULL || prev->val <= v)".into(),
             )],
         }),
@@ -144,7 +158,7 @@ mod tests {
 
     #[test]
     fn every_linked_c_line_exists() {
-        let n = PARTITION.source.lines().count() as u32;
+        let n = PARTITION_SOURCE.lines().count() as u32;
         for e in events() {
             if let FromWorker::IterationSnapshot(s) = e {
                 for l in &s.boolean_program {

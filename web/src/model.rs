@@ -49,9 +49,9 @@ impl RunKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Strategy {
     /// The cube-lattice breadth-first search of C2BP.
-    #[default]
     Lattice,
     /// All-SAT enumeration then minimisation.
+    #[default]
     Exact,
 }
 
@@ -69,10 +69,10 @@ pub enum Refinement {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Options {
-    /// Bit width of `int`.
+    /// Integer width override for the decision procedure (0 = C's own widths).
     pub int_width: u8,
     pub strategy: Strategy,
-    /// Maximum cube length `k` explored by the lattice strategy.
+    /// Maximum cube length `k` explored by the lattice strategy (0 = unbounded).
     pub max_cube_len: u32,
     pub refinement: Refinement,
     pub max_iterations: u32,
@@ -83,12 +83,12 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            int_width: 32,
-            strategy: Strategy::Lattice,
-            max_cube_len: 3,
+            int_width: 0,
+            strategy: Strategy::Exact,
+            max_cube_len: 0,
             refinement: Refinement::Wp,
-            max_iterations: 20,
-            time_budget_ms: 30_000,
+            max_iterations: 30,
+            time_budget_ms: 60_000,
         }
     }
 }
@@ -159,6 +159,9 @@ pub struct DiagnosticView {
     pub end_line: u32,
     pub end_column: u32,
     pub help: Option<String>,
+    /// Which text it is about: "source" or "predicates".
+    #[serde(default)]
+    pub origin: String,
 }
 
 impl DiagnosticView {
@@ -178,6 +181,7 @@ impl DiagnosticView {
             end_line: end.line,
             end_column: end.column,
             help: d.help.clone(),
+            origin: "source".into(),
         }
     }
 }
@@ -215,11 +219,27 @@ pub struct ScopePredicates {
 /// One step of an abstract or concrete trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TraceStep {
+    /// 1-based C line (0 = none).
     pub c_line: u32,
+    /// 1-based line in the boolean program (abstract traces).
+    #[serde(default)]
+    pub bp_line: Option<u32>,
     /// The statement as printed (C or boolean program).
     pub text: String,
-    /// Predicate valuations after the step, as `(predicate, value)`; `None` = unknown.
-    pub values: Vec<(String, Option<bool>)>,
+    /// Values after the step, as `(name, value)`: predicates are `T`/`F`/`?` (abstract traces),
+    /// variables their concrete values (concrete traces).
+    pub values: Vec<(String, String)>,
+}
+
+/// One row of a feasibility table (WP condition threads, or SP's columns).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FeasibilityRow {
+    pub c_line: Option<u32>,
+    pub statement: String,
+    /// (column name, condition) pairs.
+    pub columns: Vec<(String, String)>,
+    /// The conditions became unsatisfiable here.
+    pub contradiction: bool,
 }
 
 /// Why an abstract counterexample was (in)feasible.
@@ -228,8 +248,9 @@ pub struct Feasibility {
     pub feasible: bool,
     /// "wp" or "sp".
     pub method: String,
-    /// The conditions computed along the trace, first to last, with their C line.
-    pub conditions: Vec<(u32, String)>,
+    /// Along the trace, first to last.
+    pub rows: Vec<FeasibilityRow>,
+    /// A sentence for students (may be empty).
     pub explanation: String,
 }
 
@@ -238,12 +259,14 @@ pub struct Feasibility {
 pub struct IterationSnapshot {
     /// 1-based.
     pub index: u32,
-    pub predicates: Vec<ScopePredicates>,
+    /// In C2BP's predicate-file syntax.
+    pub predicates: String,
     pub boolean_program: Vec<BoolLine>,
     /// Empty when the boolean program is safe.
     pub abstract_trace: Vec<TraceStep>,
     pub feasibility: Option<Feasibility>,
-    pub new_predicates: Vec<ScopePredicates>,
+    /// Predicates refinement added after this iteration (as written in the predicate file).
+    pub new_predicates: Vec<String>,
     pub solver_calls: u64,
     pub elapsed_ms: u64,
 }
@@ -251,10 +274,10 @@ pub struct IterationSnapshot {
 /// The final answer of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Verdict {
-    /// With invariants per C line.
-    Safe { invariants: Vec<(u32, String)> },
-    /// With the feasible C trace and concrete inputs `(name, value)`.
-    Unsafe { trace: Vec<TraceStep>, inputs: Vec<(String, String)> },
+    /// With invariants `(C line, text)`.
+    Safe { invariants: Vec<(Option<u32>, String)> },
+    /// With the feasible C trace and concrete inputs (`name = value`).
+    Unsafe { trace: Vec<TraceStep>, inputs: Vec<String> },
     Unknown { reason: String },
 }
 
@@ -288,6 +311,33 @@ pub fn format_predicates(scopes: &[ScopePredicates]) -> String {
         out.push_str("}\n");
     }
     out
+}
+
+/// Counts the predicates in a predicate file (items inside `scope { .. }` blocks).
+pub fn count_predicates(text: &str) -> usize {
+    let mut depth = 0usize;
+    let mut count = 0usize;
+    let mut item = false;
+    for ch in text.chars() {
+        match ch {
+            '{' => {
+                depth += 1;
+                item = false;
+            }
+            '}' => {
+                count += item as usize;
+                item = false;
+                depth = depth.saturating_sub(1);
+            }
+            ',' if depth == 1 => {
+                count += item as usize;
+                item = false;
+            }
+            c if depth >= 1 && !c.is_whitespace() => item = true,
+            _ => {}
+        }
+    }
+    count
 }
 
 #[cfg(test)]
@@ -327,6 +377,13 @@ mod tests {
             format_predicates(&scopes),
             "global {\n  locked == 0\n}\npartition {\n  curr == NULL,\n  prev == NULL\n}\n"
         );
+    }
+
+    #[test]
+    fn counts_predicates_in_a_file() {
+        assert_eq!(count_predicates("global {\n  locked == 0\n}\nf { x > 0, y == 1,\n z }\n"), 4);
+        assert_eq!(count_predicates(""), 0);
+        assert_eq!(count_predicates("f { }"), 0);
     }
 
     #[test]

@@ -32,8 +32,8 @@ impl Default for Session {
         Session {
             source: example.source.to_string(),
             predicates: example.predicates.to_string(),
-            boolean_program: String::new(),
-            mode: RunKind::Check,
+            boolean_program: crate::examples::by_id("boolean-program").map_or(String::new(), |e| e.source.to_string()),
+            mode: crate::examples::mode_of(example),
             options: Options::default(),
             selected_iteration: None,
             example: Some(example.id.to_string()),

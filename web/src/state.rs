@@ -163,13 +163,16 @@ impl Reducible for AppState {
             Action::SetMode(mode) => s.session.mode = mode,
             Action::SetOptions(options) => s.session.options = options,
             Action::LoadExample(example) => {
-                s.session.source = example.source.to_string();
+                s.session.mode = crate::examples::mode_of(example);
+                if s.session.mode == RunKind::ModelCheck {
+                    s.session.boolean_program = example.source.to_string();
+                } else {
+                    s.session.source = example.source.to_string();
+                }
                 s.session.predicates = example.predicates.to_string();
                 s.session.example = Some(example.id.to_string());
                 s.session.selected_iteration = None;
-                if s.session.mode == RunKind::ModelCheck {
-                    s.session.mode = RunKind::Check;
-                }
+                s.pending_selection = None;
                 s.run = RunResults::default();
                 s.selected = None;
                 s.popup = None;

@@ -13,6 +13,23 @@
 //!
 //! `F` is computed by [`strengthen`] with either the cube lattice or the exact strategy.
 //! Every emitted boolean statement carries the [`boolprog::Origin`] of its C statement.
+//!
+//! Notes on the semantics:
+//! - the decision procedure is bit-precise (`solver`), so results can be weaker than the
+//!   papers' (which assume unbounded integers): `x = x + 1` under `{x<5},{x==2}` gives
+//!   `{x<5} := choose({x==2}, 0)`, since `x = INT_MAX` wraps;
+//! - both strategies compute the same function on valuations consistent with the predicates;
+//!   they may differ on inconsistent ones, which `enforce` excludes (C2BP §5.1 relies on the
+//!   same invariant for its optimisations);
+//! - the exact strategy uses inconsistent valuations as don't-cares when minimising, runs each
+//!   enumeration in a fresh solver context, and enumerates the goals of one statement that have
+//!   the same cone together (each result is projected back, so it equals the separate one);
+//! - `E_f` follows C2BP §4.5.2 (no locals, no symbolic constants; the entry procedure has no
+//!   formal predicates); `E_r` is the union of C2BP's and the polymorphic paper's definitions,
+//!   keeping formals only when the procedure never modifies them (C2BP's footnote 4);
+//! - `E_u` uses a transitive mod-analysis of the callee (globals written, writes through
+//!   pointers, bodiless callees) with `orig` replacing possibly-changed locations by fresh
+//!   symbols `x_o` (polymorphic §4.4.3, §5.4).
 
 pub mod bench;
 pub mod minimise;

@@ -165,6 +165,7 @@ mod tests {
 
     proptest! {
         #[test]
+        #[allow(clippy::needless_range_loop)]
         fn cover_is_exact_on_care_set(n in 1usize..6, table in proptest::collection::vec(0u8..4, 32)) {
             // table[v]: 0 inconsistent, 1 goal only, 2 negated only, 3 both
             let vals: Vec<Vec<bool>> = (0..(1usize << n)).map(|v| (0..n).map(|i| v >> i & 1 == 1).collect()).collect();

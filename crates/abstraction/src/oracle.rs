@@ -12,15 +12,24 @@ pub struct SolverOracle<'a> {
     pub solver: &'a mut Solver,
     pub interpretations: &'a [Expr],
     pub goal: &'a Expr,
+    /// When set, each enumeration runs in a fresh incremental context over this (slim)
+    /// program instead of the session's shared one: the memory model's congruence constraints
+    /// then only relate the terms of this one strengthening, which keeps SAT calls cheap.
+    pub fresh_context: Option<(&'a Program, &'a solver::SolverConfig)>,
+    /// A side condition assumed in every query (e.g. `malloc`'s fresh address is new).
+    pub assumption: Option<&'a Expr>,
 }
 
 impl SolverOracle<'_> {
     fn premises(&self, cube: &[Literal]) -> Vec<Expr> {
-        cube.iter()
+        self.assumption
+            .into_iter()
+            .cloned()
+            .chain(cube.iter()
             .filter_map(|l| {
                 let e = self.interpretations.get(l.predicate as usize)?;
                 Some(if l.positive { e.clone() } else { logic::negate(e) })
-            })
+            }))
             .collect()
     }
     fn conclusion(&self, goal_positive: bool) -> Expr {
@@ -62,29 +71,53 @@ impl ImplicationOracle for SolverOracle<'_> {
 
 impl ValuationOracle for SolverOracle<'_> {
     fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Option<Vec<EnumeratedValuation>> {
-        let context = self.solver.context();
+        let goal = self.goal;
+        let joint = self.enumerate_goals(cone, &[goal], limit, solver_calls)?;
+        Some(joint.into_iter().map(|(values, goals)| EnumeratedValuation { values, goal: goals[0] }).collect())
+    }
+}
+
+impl SolverOracle<'_> {
+    /// All satisfiable combinations (valuation of `cone`, values of `goals`), by all-SAT with
+    /// blocking clauses over those literals; `None` if cut short by `limit` or the solver.
+    pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Option<Vec<(Vec<bool>, Vec<bool>)>> {
+        let mut own;
+        let context = match self.fresh_context {
+            Some((program, config)) => {
+                own = solver::Context::new(program, config);
+                &mut own
+            }
+            None => self.solver.context(),
+        };
         let mut literals = Vec::with_capacity(cone.len());
         for &i in cone {
             let e = self.interpretations.get(i as usize)?;
             literals.push(context.literal(e).ok()?);
         }
-        let goal = context.literal(self.goal).ok()?;
+        let mut goal_literals = Vec::with_capacity(goals.len());
+        for g in goals {
+            goal_literals.push(context.literal(g).ok()?);
+        }
+        let side = match self.assumption {
+            Some(a) => Some(context.literal(a).ok()?),
+            None => None,
+        };
         // Blocking clauses are guarded by an activation literal, retired at the end.
         let activation = context.new_literal();
+        let assumptions: Vec<solver::Lit> = std::iter::once(activation).chain(side).collect();
         let mut out = Vec::new();
         let result = loop {
             *solver_calls += 1;
-            match context.solve(&[activation]) {
+            match context.solve(&assumptions) {
                 SolveResult::Sat => {
                     let values: Vec<bool> = literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
-                    let goal_value = context.model_value_of_literal(goal);
+                    let goal_values: Vec<bool> = goal_literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
                     let mut blocking = vec![!activation];
-                    for (&l, &v) in literals.iter().zip(values.iter()) {
+                    for (&l, &v) in literals.iter().zip(values.iter()).chain(goal_literals.iter().zip(goal_values.iter())) {
                         blocking.push(if v { !l } else { l });
                     }
-                    blocking.push(if goal_value { !goal } else { goal });
                     context.add_clause(&blocking);
-                    out.push(EnumeratedValuation { values, goal: goal_value });
+                    out.push((values, goal_values));
                     if out.len() > limit {
                         break None;
                     }

@@ -312,6 +312,12 @@ pub fn exact_strengthen(cone: &[u32], oracle: &mut dyn ValuationOracle, settings
         let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
         return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact };
     };
+    exact_from_valuations(&cone, valuations, counters, settings)
+}
+
+/// The exact strategy's second half: minimise `F(ψ)` and `F(¬ψ)` from the enumerated
+/// (cone valuation, `ψ`) combinations (cone sorted, as enumerated).
+pub fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>, mut counters: StrengthenCounters, settings: &StrengthenSettings) -> Strengthening {
     counters.cubes_visited += valuations.len() as u64;
     let with_goal: Vec<&[bool]> = valuations.iter().filter(|v| v.goal).map(|v| v.values.as_slice()).collect();
     let with_negated_goal: Vec<&[bool]> = valuations.iter().filter(|v| !v.goal).map(|v| v.values.as_slice()).collect();

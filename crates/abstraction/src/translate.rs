@@ -68,6 +68,8 @@ struct Translator<'a> {
     calls: Vec<CallAbstraction>,
     diagnostics: Vec<Diagnostic>,
     fresh_counter: u32,
+    /// The program without procedure bodies, for fresh solver contexts.
+    slim: Program,
 }
 
 /// The boolean variables a strengthening may use and what each one means.
@@ -99,6 +101,14 @@ impl<'a> Translator<'a> {
             calls: Vec::new(),
             diagnostics: Vec::new(),
             fresh_counter: 0,
+            slim: Program {
+                vars: program.vars.clone(),
+                procs: Vec::new(),
+                structs: program.structs.clone(),
+                globals: program.globals.clone(),
+                strings: program.strings.clone(),
+                entry: None,
+            },
         }
     }
 
@@ -396,25 +406,14 @@ impl<'a> Translator<'a> {
 
     /// `F(ψ)` and `F(¬ψ)` over `vars`.
     fn strengthen(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables) -> (Dnf, Dnf) {
+        self.strengthen_under(at, target, goal, None, vars)
+    }
+
+    /// `F(ψ)` and `F(¬ψ)` over `vars`, where every query also assumes `assumption`.
+    fn strengthen_under(&mut self, at: StmtRef, target: &str, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> (Dnf, Dnf) {
         self.statistics.strengthenings += 1;
         let goal = logic::simplify(goal);
-        let shortcut = if goal.is_true() {
-            Some((Dnf::truth(), Dnf::falsity()))
-        } else if goal.is_false() {
-            Some((Dnf::falsity(), Dnf::truth()))
-        } else {
-            let negated = logic::simplify(&logic::negate(&goal));
-            vars.interpretations.iter().enumerate().find_map(|(i, interp)| {
-                let interp = logic::simplify(interp);
-                if interp == goal {
-                    Some((Dnf::literal(Literal::new(i as u32, true)), Dnf::literal(Literal::new(i as u32, false))))
-                } else if interp == negated {
-                    Some((Dnf::literal(Literal::new(i as u32, false)), Dnf::literal(Literal::new(i as u32, true))))
-                } else {
-                    None
-                }
-            })
-        };
+        let shortcut = if assumption.is_some() { None } else { shortcut_for(&goal, vars) };
         let cone: Vec<u32> = logic::cone_of_influence(&goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
         let was_shortcut = shortcut.is_some();
         let result = match shortcut {
@@ -424,27 +423,71 @@ impl<'a> Translator<'a> {
                 if self.config.record_lattices && goal.as_const().is_none() {
                     // The lattice view still shows the cubes (not counted in the statistics);
                     // the result stays the syntactic one (equal modulo consistency).
-                    let shown = self.run_strategy(&goal, vars, &cone);
+                    let shown = self.run_strategy(&goal, assumption, vars, &cone);
                     result.lattice = shown.lattice;
                     result.exact = shown.exact;
                 }
                 result
             }
-            None => self.run_strategy(&goal, vars, &cone),
+            None => self.run_strategy(&goal, assumption, vars, &cone),
         };
         self.account(at, target, &goal, vars, &cone, was_shortcut, &result);
         (result.goal, result.negated_goal)
     }
 
-    fn run_strategy(&mut self, goal: &Expr, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
+    /// The exact strategy for several goals of one statement with a single enumeration over
+    /// the union of their cones, projected to each goal's own cone (so each result equals the
+    /// separate computation). `None` when the enumeration was cut short.
+    fn joint_exact(&mut self, at: StmtRef, group: &[(String, Expr)], vars: &CubeVariables) -> Option<Vec<(Dnf, Dnf)>> {
+        let cones: Vec<Vec<u32>> =
+            group.iter().map(|(_, g)| logic::cone_of_influence(g, &vars.interpretations).into_iter().map(|i| i as u32).collect()).collect();
+        let mut union: Vec<u32> = cones.iter().flatten().copied().collect();
+        union.sort_unstable();
+        union.dedup();
+        let goals: Vec<&Expr> = group.iter().map(|(_, g)| g).collect();
+        let mut calls = 0;
         let settings = self.settings(false);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal };
+        let enumerated = {
+            let mut oracle = SolverOracle {
+                program: self.program,
+                solver: &mut self.solver,
+                interpretations: &vars.interpretations,
+                goal: goals[0],
+                fresh_context: Some((&self.slim, &self.config.solver)),
+                assumption: None,
+            };
+            oracle.enumerate_goals(&union, &goals, settings.enumeration_limit, &mut calls)
+        };
+        self.statistics.prover_calls += calls;
+        let joint = enumerated?;
+        let mut out = Vec::new();
+        for (k, ((name, goal), cone)) in group.iter().zip(cones.iter()).enumerate() {
+            let positions: Vec<usize> = cone.iter().filter_map(|c| union.iter().position(|u| u == c)).collect();
+            let mut valuations: Vec<strengthen::EnumeratedValuation> = Vec::new();
+            for (values, goal_values) in &joint {
+                let v = strengthen::EnumeratedValuation { values: positions.iter().map(|&p| values[p]).collect(), goal: goal_values[k] };
+                if !valuations.contains(&v) {
+                    valuations.push(v);
+                }
+            }
+            self.statistics.strengthenings += 1;
+            let result = strengthen::exact_from_valuations(cone, valuations, Default::default(), &settings);
+            self.account(at, name, goal, vars, cone, false, &result);
+            out.push((result.goal, result.negated_goal));
+        }
+        Some(out)
+    }
+
+    fn run_strategy(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
+        let settings = self.settings(false);
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => strengthen::exact_strengthen(cone, &mut oracle, &settings),
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn account(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables, cone: &[u32], shortcut: bool, result: &Strengthening) {
         self.statistics.prover_calls += result.counters.solver_calls;
         self.statistics.cache_hits += result.counters.cache_hits;
@@ -473,7 +516,11 @@ impl<'a> Translator<'a> {
 
     /// `choose(F(ψ), F(¬ψ))`, simplified.
     fn choose_for(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables) -> BExpr {
-        let (pos, neg) = self.strengthen(at, target, goal, vars);
+        self.choose_under(at, target, goal, None, vars)
+    }
+
+    fn choose_under(&mut self, at: StmtRef, target: &str, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> BExpr {
+        let (pos, neg) = self.strengthen_under(at, target, goal, assumption, vars);
         choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names))
     }
 
@@ -511,11 +558,11 @@ impl<'a> Translator<'a> {
             let settings = self.settings(true);
             let result = match self.config.strategy {
                 Strategy::Lattice => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity };
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None };
                     strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
                 }
                 Strategy::Exact => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth };
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None };
                     strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
                 }
             };
@@ -638,8 +685,7 @@ impl<'a> Translator<'a> {
     fn translate_update(&mut self, at: StmtRef, lhs: &Expr, update: &Update) -> Vec<boolprog::Stmt> {
         let visible = self.visible(at.proc);
         let vars = self.cube_variables(&visible);
-        let mut names = Vec::new();
-        let mut values = Vec::new();
+        let mut items: Vec<(String, Expr, Option<Expr>)> = Vec::new();
         for (k, &i) in visible.iter().enumerate() {
             let phi = self.variables[i].predicate.clone();
             let value_expr = match update {
@@ -650,13 +696,53 @@ impl<'a> Translator<'a> {
             if unsimplified == phi {
                 continue;
             }
-            let wp = match update {
-                Update::Assign(rhs) => logic::wp_assign(self.program, self.alias.as_ref(), lhs, rhs, &phi),
-                Update::Havoc(fresh) => logic::wp_havoc(self.program, self.alias.as_ref(), lhs, &phi, fresh),
-                Update::Malloc(fresh) => logic::wp_malloc(self.program, self.alias.as_ref(), lhs, &phi, fresh),
+            // WP(s, φ); the fresh value of havoc/malloc is universally quantified (a free symbol
+            // in validity checks), so WP(s, ¬φ) = ¬WP(s, φ) holds for the body; malloc's
+            // "the address is new" premise is kept apart as an assumption of every query.
+            let (wp, assumption) = match update {
+                Update::Assign(rhs) => (logic::wp_assign(self.program, self.alias.as_ref(), lhs, rhs, &phi), None),
+                Update::Havoc(fresh) => (logic::wp_havoc(self.program, self.alias.as_ref(), lhs, &phi, fresh), None),
+                Update::Malloc(fresh) => {
+                    let body = logic::wp_assign(self.program, self.alias.as_ref(), lhs, fresh, &phi);
+                    let premise = malloc_premise(&body, fresh);
+                    (body, Some(premise))
+                }
             };
-            let name = vars.names[k].clone();
-            let value = self.choose_for(at, &name, &wp, &vars);
+            items.push((vars.names[k].clone(), wp, assumption));
+        }
+        let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::new();
+        if self.config.strategy == Strategy::Exact {
+            // One all-SAT enumeration for several predicates of the same statement.
+            let joint: Vec<usize> = (0..items.len())
+                .filter(|&j| items[j].2.is_none() && shortcut_for(&logic::simplify(&items[j].1), &vars).is_none())
+                .collect();
+            // only goals with the same cone of influence share an enumeration (a larger union
+            // cone would multiply the valuations)
+            let mut by_cone: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+            for j in joint {
+                let cone = logic::cone_of_influence(&logic::simplify(&items[j].1), &vars.interpretations);
+                match by_cone.iter_mut().find(|(c, _)| *c == cone) {
+                    Some((_, members)) => members.push(j),
+                    None => by_cone.push((cone, vec![j])),
+                }
+            }
+            let chunks: Vec<Vec<usize>> = by_cone.into_iter().flat_map(|(_, m)| m.chunks(3).map(|c| c.to_vec()).collect::<Vec<_>>()).collect();
+            for chunk in chunks.iter().filter(|c| c.len() >= 2) {
+                let group: Vec<(String, Expr)> = chunk.iter().map(|&j| (items[j].0.clone(), logic::simplify(&items[j].1))).collect();
+                if let Some(results) = self.joint_exact(at, &group, &vars) {
+                    for (&j, result) in chunk.iter().zip(results) {
+                        precomputed.insert(j, result);
+                    }
+                }
+            }
+        }
+        let mut names = Vec::new();
+        let mut values = Vec::new();
+        for (j, (name, wp, assumption)) in items.into_iter().enumerate() {
+            let value = match precomputed.remove(&j) {
+                Some((pos, neg)) => choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names)),
+                None => self.choose_under(at, &name, &wp, assumption.as_ref(), &vars),
+            };
             names.push(name);
             values.push(value);
         }
@@ -828,6 +914,45 @@ impl<'a> Translator<'a> {
         }
         out
     }
+}
+
+/// The syntactic answers of C2BP §5.2: constants, and `ψ` (or `¬ψ`) being a cube variable.
+fn shortcut_for(goal: &Expr, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
+    if goal.is_true() {
+        return Some((Dnf::truth(), Dnf::falsity()));
+    }
+    if goal.is_false() {
+        return Some((Dnf::falsity(), Dnf::truth()));
+    }
+    let negated = logic::simplify(&logic::negate(goal));
+    vars.interpretations.iter().enumerate().find_map(|(i, interp)| {
+        let interp = logic::simplify(interp);
+        if &interp == goal {
+            Some((Dnf::literal(Literal::new(i as u32, true)), Dnf::literal(Literal::new(i as u32, false))))
+        } else if interp == negated {
+            Some((Dnf::literal(Literal::new(i as u32, false)), Dnf::literal(Literal::new(i as u32, true))))
+        } else {
+            None
+        }
+    })
+}
+
+/// `fresh != NULL && fresh != a1 && ...` for the pointer-valued terms `a_i` of `body` (the
+/// addresses a new allocation differs from), as in `logic::wp_malloc`.
+fn malloc_premise(body: &Expr, fresh: &Expr) -> Expr {
+    let mut existing: Vec<Expr> = Vec::new();
+    body.visit(&mut |sub| {
+        if sub.ty.is_pointer() && sub != fresh && !existing.contains(sub) && sub.as_const().is_none() {
+            let mut mentions_fresh = false;
+            sub.visit(&mut |x| mentions_fresh |= x == fresh);
+            if !mentions_fresh {
+                existing.push(sub.clone());
+            }
+        }
+    });
+    let mut conds = vec![Expr::binary(BinaryOp::Ne, fresh.clone(), Expr::int(0, fresh.ty.clone()))];
+    conds.extend(existing.into_iter().map(|a| Expr::binary(BinaryOp::Ne, fresh.clone(), a)));
+    logic::conjunction(&conds)
 }
 
 fn self_ty(program: &Program, v: VarId) -> Type {

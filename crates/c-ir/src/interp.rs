@@ -6,13 +6,14 @@
 //! arithmetic within an object is integer arithmetic, and values round-trip through integer
 //! casts. Layout is LP64 (x86-64 gcc): see [`size_of`] and [`field_offset`]. Reads of memory
 //! that was never written give 0. Nondeterministic values (`Havoc`, formals of the entry
-//! procedure) come from the caller's `inputs` callback.
+//! procedure) come from the caller's `inputs` callback. A nondeterministic `goto` takes the
+//! first target whose leading `assume` holds (the lowering starts every branch with one).
 
 mod layout;
 
 pub use layout::{align_of, eval_binary, eval_unary, field_offset, normalize, size_of, struct_layout, wrap};
 
-use crate::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
+use crate::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
 use diagnostics::Span;
 use std::collections::HashMap;
 
@@ -439,10 +440,10 @@ impl Machine<'_, '_> {
             return Outcome::RuntimeError("the entry procedure does not exist".into(), Span::default());
         }
         self.push_frame(entry, None);
-        // formals of the entry procedure are inputs
+        // integer formals of the entry procedure are inputs (pointers such as `argv` stay NULL)
         for &f in &program.proc(entry).formals {
             let ty = program.var(f).ty.clone();
-            if ty.is_scalar() {
+            if ty.is_integer() {
                 let v = self.input(&ty);
                 let lhs = Expr::var(f, ty);
                 let _ = self.state.assign(&lhs, Value::Scalar(v));
@@ -609,15 +610,10 @@ impl Machine<'_, '_> {
     }
 }
 
-/// Whether `v` is a variable the interpreter keeps per frame (not a global).
-pub fn is_frame_variable(program: &Program, v: VarId) -> bool {
-    !matches!(program.var(v).kind, VarKind::Global)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Procedure, Stmt, Var};
+    use crate::{Procedure, Stmt, Var, VarKind};
 
     fn var(program: &mut Program, name: &str, ty: Type, kind: VarKind) -> VarId {
         program.add_var(Var { name: name.into(), source_name: name.into(), ty, kind, span: Span::default(), address_taken: false })

@@ -37,13 +37,15 @@ pub fn type_name(program: &Program, ty: &Type) -> String {
         Type::Bool => "_Bool".into(),
         Type::Int { bits, signed } => {
             let base = match bits {
-                8 => "char",
-                16 => "short",
-                32 => "int",
-                _ => "long",
+                8 => "char".to_string(),
+                16 => "short".to_string(),
+                32 => "int".to_string(),
+                64 => "long".to_string(),
+                // bit-fields and other odd widths
+                n => format!("int:{n}"),
             };
             if *signed {
-                base.to_string()
+                base
             } else {
                 format!("unsigned {base}")
             }

@@ -21,6 +21,9 @@ fn main() {
     if let Some(n) = args.get(3).and_then(|n| n.parse().ok()) {
         config.max_iterations = n;
     }
+    if let Some(n) = std::env::var("CEGAR_ALL_CONDITIONS").ok().and_then(|n| n.parse().ok()) {
+        config.initial_predicates = cegar::InitialPredicates::AllConditionsUpTo(n);
+    }
     let verbose = std::env::var("CEGAR_VERBOSE").is_ok();
     let outcome = cegar::check_source(&source, file, &config, &mut |e| {
         if verbose {

@@ -25,6 +25,9 @@ pub enum InitialPredicates {
     None,
     /// The conditions guarding the error statements (the `assert` arguments, BOOP ch. 3).
     ErrorGuards,
+    /// The atoms of every branch and `assume` condition of the program, when there are at most
+    /// this many (otherwise as `ErrorGuards`).
+    AllConditionsUpTo(usize),
 }
 
 /// Everything the loop can be told. There is no `Default`: callers pick
@@ -43,6 +46,8 @@ pub struct Config {
     /// `None`: C widths (char 8, short 16, int 32, long 64); `Some(w)`: every integer `w` bits.
     pub integer_width: Option<u8>,
     pub initial_predicates: InitialPredicates,
+    /// Predicates given by the user (C2BP predicate file), added to the initial ones.
+    pub user_predicates: PredicateSet,
     /// Give up model checking beyond this many BDD nodes.
     pub max_bdd_nodes: usize,
     /// Keep the boolean program text and feasibility tables in the iteration records.
@@ -54,7 +59,8 @@ pub struct Config {
 
 impl Config {
     /// The CLI's defaults: `wp` refinement, 100 iterations, no time budget, the exact
-    /// strategy, unbounded cubes, C integer widths, error-guard predicates first, 2M BDD nodes,
+    /// strategy, unbounded cubes, C integer widths, error-guard predicates first and no user
+    /// predicates, 2M BDD nodes,
     /// detailed records, 64 random runs before a SAFE verdict.
     pub fn default_for_cli() -> Config {
         Config {
@@ -65,6 +71,7 @@ impl Config {
             max_cube_length: None,
             integer_width: None,
             initial_predicates: InitialPredicates::ErrorGuards,
+            user_predicates: PredicateSet::default(),
             max_bdd_nodes: 2_000_000,
             record_details: true,
             safe_cross_check_runs: 64,
@@ -291,9 +298,27 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     };
     let has_error = program.procs.iter().any(|p| p.body.iter().any(|s| matches!(s.kind, StmtKind::Error)));
     let mut predicates = PredicateSet::default();
-    if config.initial_predicates == InitialPredicates::ErrorGuards {
-        for (scope, p) in error_guard_predicates(program) {
-            predicates.insert(scope, p);
+    let initial = match config.initial_predicates {
+        InitialPredicates::None => Vec::new(),
+        InitialPredicates::ErrorGuards => error_guard_predicates(program),
+        InitialPredicates::AllConditionsUpTo(limit) => {
+            let all = condition_predicates(program);
+            if all.len() <= limit {
+                all
+            } else {
+                error_guard_predicates(program)
+            }
+        }
+    };
+    for (scope, p) in initial {
+        predicates.insert(scope, p);
+    }
+    for p in &config.user_predicates.global {
+        predicates.insert(None, p.clone());
+    }
+    for (proc, list) in &config.user_predicates.local {
+        for p in list {
+            predicates.insert(Some(*proc), p.clone());
         }
     }
     let mut solver_config = solver::SolverConfig::c_semantics();
@@ -445,7 +470,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         };
         record.c_path = c_path.clone();
         let t = Instant::now();
-        let analysis = match refine::analyze_path(program, &c_path, &refine_config, cancel) {
+        let analysis = match refine::analyze_path(program, &c_path, &refine_config, &predicates, cancel) {
             Ok(a) => a,
             Err(e) => {
                 record.statistics.refine_ms = t.elapsed().as_millis() as u64;
@@ -569,6 +594,31 @@ pub fn error_guard_predicates(program: &Program) -> Vec<(Option<ProcId>, Expr)> 
                             if !out.contains(&(scope, a.clone())) {
                                 out.push((scope, a));
                             }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The atoms of all `assume` conditions (branch guards) of the program, scoped.
+pub fn condition_predicates(program: &Program) -> Vec<(Option<ProcId>, Expr)> {
+    let mut out = Vec::new();
+    for proc_id in program.proc_ids() {
+        for stmt in &program.proc(proc_id).body {
+            if let StmtKind::Assume { cond } = &stmt.kind {
+                let mut atoms = Vec::new();
+                refine::wp::atoms(cond, &mut atoms);
+                for a in atoms {
+                    let a = refine::wp::strip_negation(&a);
+                    if a.ty != Type::Bool || refine::wp::is_ground(&a) {
+                        continue;
+                    }
+                    if let Some(scope) = predicate_scope(program, &a) {
+                        if !out.contains(&(scope, a.clone())) {
+                            out.push((scope, a));
                         }
                     }
                 }

@@ -62,17 +62,9 @@ fn advance_to(program: &Program, stack: &mut [Frame], out: &mut Vec<StmtRef>, at
         return Err(format!("a step in procedure {} while executing {}", program.proc(at.proc).name, program.proc(frame.proc).name));
     }
     let proc = program.proc(at.proc);
-    match frame.last {
-        Some(last) if last == at.index => {
-            // several boolean statements for one C statement; a self-loop `goto` repeats itself
-            if let StmtKind::Goto { targets } = &proc.body[last as usize].kind {
-                if targets.contains(&last) && !matches!(proc.body[last as usize].kind, StmtKind::Call { .. }) {
-                    return Ok(());
-                }
-            }
-            return Ok(());
-        }
-        _ => {}
+    if frame.last == Some(at.index) {
+        // several boolean statements come from one C statement
+        return Ok(());
     }
     let between = shortest_path(program, at.proc, frame.last, at.index)
         .ok_or_else(|| format!("no path in {} from statement {:?} to {}", proc.name, frame.last, at.index))?;

@@ -118,6 +118,15 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32)
             return row;
         }
     };
+    // Drain stdout concurrently: a large JSON result would otherwise fill the pipe and block the child.
+    let reader = child.stdout.take().map(|mut out| {
+        std::thread::spawn(move || {
+            use std::io::Read;
+            let mut text = String::new();
+            let _ = out.read_to_string(&mut text);
+            text
+        })
+    });
     // Hard limit: the engine's own budget plus a grace period.
     let deadline = Duration::from_secs_f64(timeout + 10.0);
     let status = loop {
@@ -137,11 +146,7 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32)
         row.note = "killed at the hard time limit".into();
         return row;
     };
-    let mut stdout = String::new();
-    if let Some(mut out) = child.stdout.take() {
-        use std::io::Read;
-        let _ = out.read_to_string(&mut stdout);
-    }
+    let stdout = reader.and_then(|r| r.join().ok()).unwrap_or_default();
     let Ok(json) = serde_json::from_str::<serde_json::Value>(&stdout) else {
         row.note = format!("crashed ({status})");
         return row;

@@ -1,7 +1,6 @@
 //! Syntactic cone of influence (BOOP §4.4.5, formula 4.10): the predicates that share
 //! symbols with a formula, transitively.
 
-use crate::locations::locations;
 use c_ir::{Expr, ExprKind, VarId};
 
 /// The symbols a formula depends on: its variables (also under `&`) and the names of
@@ -58,6 +57,5 @@ pub fn cone_of_influence(psi: &Expr, predicates: &[Expr]) -> Vec<usize> {
             break;
         }
     }
-    let _ = locations;
     (0..predicates.len()).filter(|&i| included[i]).collect()
 }

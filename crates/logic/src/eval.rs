@@ -48,6 +48,7 @@ pub fn eval_unary(op: UnaryOp, v: i128, w: u32, signed: bool) -> i128 {
 
 /// A shift of the `w`-bit value `a` by the unsigned amount `amount`.
 pub fn eval_shift(op: BinaryOp, a: i128, amount: u128, w: u32, signed: bool) -> i128 {
+    let w = w.clamp(1, 127);
     let bits = to_bits(a, w);
     let large = amount >= w as u128;
     let result = match op {
@@ -151,10 +152,9 @@ pub fn eval_binary(op: BinaryOp, a: i128, b: i128, w: u32, signed: bool) -> i128
 
 /// Unsigned division with the SMT-LIB convention for a zero divisor.
 fn unsigned_div_rem(a: u128, b: u128, m: u128) -> (u128, u128) {
-    if b == 0 {
-        (m, a)
-    } else {
-        (a / b, a % b)
+    match (a.checked_div(b), a.checked_rem(b)) {
+        (Some(q), Some(r)) => (q, r),
+        _ => (m, a),
     }
 }
 

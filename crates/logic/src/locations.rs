@@ -103,7 +103,9 @@ pub fn for_each_stmt_expr(kind: &StmtKind, f: &mut dyn FnMut(&Expr)) {
             if let Some(l) = lhs {
                 f(l);
             }
-            args.iter().for_each(|a| f(a));
+            for a in args {
+                f(a);
+            }
         }
         StmtKind::Return { value } => {
             if let Some(v) = value {

@@ -27,9 +27,12 @@ fn main() {
     println!("SPIN comparison (pan time only / including spin -a and gcc -O2), BDD time / SPIN time:");
     for (params, row) in flat.iter().zip(&rows) {
         let program = random_program(params);
-        let Ok(model) = boolprog::promela::export(&program) else {
-            println!("{:>3} globals: export failed", params.globals);
-            continue;
+        let model = match boolprog::promela::export(&program) {
+            Ok(model) => model,
+            Err(e) => {
+                println!("{:>3} globals {:>3} procs: export failed: {}", params.globals, params.procs, e.message);
+                continue;
+            }
         };
         if model.len() > 150_000 {
             println!("{:>3} globals {:>3} procs: inlined Promela has {} bytes, skipped", params.globals, params.procs, model.len());
@@ -47,7 +50,7 @@ fn main() {
             continue;
         }
         let t1 = Instant::now();
-        let pan = Command::new("timeout").args(["120", "./pan", "-E", "-m10000000", "-w26"]).current_dir(&dir).output().unwrap();
+        let pan = Command::new("timeout").args(["120", "./pan", "-E", "-m1000000", "-w22"]).current_dir(&dir).output().unwrap();
         let pan_ms = t1.elapsed().as_secs_f64() * 1000.0;
         let out = String::from_utf8_lossy(&pan.stdout);
         let verdict = if out.contains("assertion violated") { "UNSAFE" } else if out.contains("errors: 0") { "SAFE" } else { "?" };

@@ -419,6 +419,20 @@ impl Engine {
         rel_prod(f, &eqs, &froms)
     }
 
+    /// Caller states after the call: `states` at the call node, bound to the callee's formals,
+    /// joined with `summary` of `q`, results assigned.
+    fn apply_summary(&self, states: &Bdd, bind: &Bdd, q: usize, summary: &Bdd, result: &Bdd, lhs_locals_cur: &[BddVariable]) -> Bdd {
+        let kq = self.info[q].formals;
+        let a = states.and(bind);
+        let mut over: Vec<BddVariable> = self.global_cur.clone();
+        over.extend((0..kq).map(|i| self.enc.local[i][NEXT]));
+        let b = rel_prod(&a, summary, &over);
+        let b1 = b.exists(lhs_locals_cur);
+        let mut over2 = self.global_next.clone();
+        over2.extend(self.enc.ret.iter().copied());
+        rel_prod(&b1, result, &over2)
+    }
+
     fn add(&mut self, p: usize, n: usize, states: &Bdd, tag: u32) {
         let s = states.and(&self.info[p].enforce);
         let new = s.and_not(&self.path_edges[p][n]);
@@ -478,14 +492,8 @@ impl Engine {
                     let entry_node = self.cfgs[q].entry;
                     self.add(q, entry_node, &entry_states, tag);
                     // Apply the summary.
-                    let a = delta.and(bind);
-                    let mut over: Vec<BddVariable> = self.global_cur.clone();
-                    over.extend((0..kq).map(|i| self.enc.local[i][NEXT]));
-                    let b = rel_prod(&a, &self.summary[q], &over);
-                    let b1 = b.exists(lhs_locals_cur);
-                    let mut over2 = self.global_next.clone();
-                    over2.extend(self.enc.ret.iter().copied());
-                    Some(rel_prod(&b1, result, &over2))
+                    let summary = self.summary[q].clone();
+                    Some(self.apply_summary(&delta, bind, q, &summary, result, lhs_locals_cur))
                 }
                 CompiledEdge::Return { relation, .. } => {
                     let kp = self.info[p].formals;
@@ -503,13 +511,26 @@ impl Engine {
                     if !new.is_false() {
                         self.summary[p] = self.summary[p].or(&new);
                         self.peak = self.peak.max(self.summary[p].size());
-                        self.summary_history[p].push((tag, new));
+                        self.summary_history[p].push((tag, new.clone()));
+                        // Apply only the new summary part at every call site of `p`.
                         for &(cp, cn) in &self.callers[p].clone() {
                             let full = self.path_edges[cp][cn].clone();
-                            self.pending[cp][cn] = self.pending[cp][cn].or(&full);
-                            if !full.is_false() && !self.queued[cp][cn] {
-                                self.queued[cp][cn] = true;
-                                self.queue.push_back((cp, cn));
+                            if full.is_false() {
+                                continue;
+                            }
+                            for (k, e) in self.cfgs[cp].nodes[cn].edges.clone().iter().enumerate() {
+                                let Some(target) = e.target else { continue };
+                                let image = match &self.edges[cp][cn].get(k) {
+                                    Some(CompiledEdge::Call { bind, callee, result, lhs_locals_cur, .. }) if *callee == p => {
+                                        Some(self.apply_summary(&full, bind, p, &new, result, lhs_locals_cur))
+                                    }
+                                    // The call node is the one being processed (direct recursion on a
+                                    // return node cannot happen: return nodes have no call edge).
+                                    _ => None,
+                                };
+                                if let Some(img) = image {
+                                    self.add(cp, target, &img, tag);
+                                }
                             }
                         }
                     }
@@ -735,7 +756,7 @@ impl Engine {
                         let result = self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&result));
                         let mut summary = self.enc.set.mk_false();
                         for (tag, part) in &self.summary_history[q] {
-                            if *tag < t {
+                            if *tag <= t {
                                 summary = summary.or(part);
                             }
                         }

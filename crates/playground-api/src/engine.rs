@@ -13,8 +13,12 @@ pub(crate) struct LoweredSource {
     pub diagnostics: Vec<DiagnosticData>,
 }
 
-pub(crate) fn lower_options(_options: &Options) -> c_front::LowerOptions {
-    c_front::LowerOptions::default()
+pub(crate) fn lower_options(options: &Options) -> c_front::LowerOptions {
+    let mut lower = c_front::LowerOptions::default();
+    if options.data_model.eq_ignore_ascii_case("ILP32") {
+        lower.data_model = c_front::DataModel::Ilp32;
+    }
+    lower
 }
 
 /// Lowers the request's C source; `Err` carries the outcome to return (diagnostics).

@@ -102,12 +102,10 @@ impl PointsTo {
             for (index, stmt) in proc.body.iter().enumerate() {
                 match &stmt.kind {
                     StmtKind::Assign { lhs, rhs } => pt.assign(lhs, rhs),
-                    StmtKind::Havoc { lhs } => {
-                        if lhs.ty.is_pointer() || !lhs.ty.is_scalar() {
-                            let l = pt.loc_mut(lhs);
-                            let target = pt.pointee_of(l);
-                            pt.union(target, external);
-                        }
+                    StmtKind::Havoc { lhs } if lhs.ty.is_pointer() || !lhs.ty.is_scalar() => {
+                        let l = pt.loc_mut(lhs);
+                        let target = pt.pointee_of(l);
+                        pt.union(target, external);
                     }
                     StmtKind::Malloc { lhs, .. } => {
                         let at = StmtRef { proc: pid, index: index as u32 };

@@ -96,16 +96,35 @@ pub struct PathAnalysis {
     pub statistics: RefineStatistics,
 }
 
-/// Analyzes the C path `stmts` (see [`expand_path`] for its shape) of `program`.
-pub fn analyze_path(program: &Program, stmts: &[StmtRef], config: &RefineConfig, cancel: &dyn Fn() -> bool) -> Result<PathAnalysis, PathError> {
+/// Analyzes the C path `stmts` (see [`expand_path`] for its shape) of `program`. `known` are the
+/// predicates the abstraction already has: when `sp` explains an infeasible path only with known
+/// predicates (or ones it cannot express, e.g. over input values), `wp` is tried as well.
+pub fn analyze_path(
+    program: &Program,
+    stmts: &[StmtRef],
+    config: &RefineConfig,
+    known: &c_ir::PredicateSet,
+    cancel: &dyn Fn() -> bool,
+) -> Result<PathAnalysis, PathError> {
     let path = expand_path(program, stmts)?;
     let mut stats = RefineStatistics { path_length: path.steps.len(), ..Default::default() };
     let mut notes = Vec::new();
     let mut solver = solver::Solver::new(&path.program, &config.solver.config);
     if config.method == RefinementMethod::Sp {
         let sp = analyze_sp(&path, &mut solver, &mut stats, cancel);
-        let fallback = matches!(&sp.verdict, SpVerdict::Unknown(r) if r.starts_with("sp:"));
-        if !fallback {
+        let memory = matches!(&sp.verdict, SpVerdict::Unknown(r) if r.starts_with("sp:"));
+        let mut no_news = false;
+        if let SpVerdict::Infeasible { predicates, .. } = &sp.verdict {
+            let scoped = scope_predicates(program, &path, predicates);
+            no_news = scoped.iter().all(|d| match d.scope {
+                None => known.global.contains(&d.predicate),
+                Some(p) => known.of_proc(p).contains(&d.predicate),
+            });
+            if no_news {
+                notes.push("sp: no new predicates (values over inputs cannot be expressed); found with weakest preconditions instead".into());
+            }
+        }
+        if !memory && !no_news {
             let table = sp_table(&path, &sp);
             let verdict = match sp.verdict {
                 SpVerdict::Feasible { inputs, initial_values } => PathVerdict::Feasible {

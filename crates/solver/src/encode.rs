@@ -43,6 +43,9 @@ impl std::fmt::Display for Unsupported {
     }
 }
 
+/// One encoded application of an uninterpreted symbol: argument bits and result bits.
+type Application = (Vec<Bits>, Bits);
+
 struct Location {
     address: Bits,
     value: Bits,
@@ -81,7 +84,7 @@ pub struct Encoder {
     field_addresses: HashMap<(u32, u32), Vec<(Bits, Bits)>>,
     /// constant addresses in use (variables and strings)
     used_constant_addresses: Vec<u128>,
-    apps: HashMap<(String, usize, u32), Vec<(Vec<Bits>, Bits)>>,
+    apps: HashMap<(String, usize, u32), Vec<Application>>,
 }
 
 impl Encoder {
@@ -109,8 +112,8 @@ impl Encoder {
     pub fn width(&self, ty: &Type) -> Result<u32, Unsupported> {
         match ty {
             Type::Bool => Ok(1),
-            Type::Int { bits, .. } => Ok(self.config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).max(1)),
-            Type::Pointer(_) | Type::Array(..) => Ok(self.config.pointer_bits.max(8)),
+            Type::Int { bits, .. } => Ok(self.config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).clamp(1, 64)),
+            Type::Pointer(_) | Type::Array(..) => Ok(self.config.pointer_bits.clamp(8, 64)),
             Type::Void => Err(Unsupported::new("a `void` value")),
             Type::Function => Err(Unsupported::new("a function value")),
             Type::Struct(_) => Err(Unsupported::new("a struct value used as a whole")),
@@ -119,7 +122,7 @@ impl Encoder {
     }
 
     fn pointer_width(&self) -> u32 {
-        self.config.pointer_bits.max(8)
+        self.config.pointer_bits.clamp(8, 64)
     }
 
     fn var_address(&self, v: u32) -> u128 {
@@ -540,7 +543,7 @@ pub fn comparison_is_signed(a: &Expr, b: &Expr) -> bool {
 /// The constant address of variable number `slot` (string literals continue after the
 /// variables) at pointer width `pointer_bits`.
 pub fn constant_address(pointer_bits: u32, slot: u32) -> u128 {
-    let pw = pointer_bits.max(8);
+    let pw = pointer_bits.clamp(8, 64);
     let slot = slot as u128 + 1;
     if pw >= 32 {
         slot << (pw / 2)
@@ -553,8 +556,8 @@ pub fn constant_address(pointer_bits: u32, slot: u32) -> u128 {
 pub fn type_width(config: &SolverConfig, ty: &Type) -> Option<u32> {
     match ty {
         Type::Bool => Some(1),
-        Type::Int { bits, .. } => Some(config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).max(1)),
-        Type::Pointer(_) | Type::Array(..) => Some(config.pointer_bits.max(8)),
+        Type::Int { bits, .. } => Some(config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).clamp(1, 64)),
+        Type::Pointer(_) | Type::Array(..) => Some(config.pointer_bits.clamp(8, 64)),
         _ => None,
     }
 }

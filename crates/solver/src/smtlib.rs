@@ -75,7 +75,7 @@ fn bv_const(v: u128, w: u32) -> String {
 
 impl Printer<'_> {
     fn pointer_width(&self) -> u32 {
-        self.config.pointer_bits.max(8)
+        self.config.pointer_bits.clamp(8, 64)
     }
 
     fn width(&self, ty: &Type) -> Option<u32> {

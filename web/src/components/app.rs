@@ -26,11 +26,10 @@ fn demo_requested() -> bool {
 fn initial_state() -> (AppState, bool) {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
     if demo_requested() {
-        let ex = &examples::PARTITION;
         let session = Session {
-            source: ex.source.into(),
-            predicates: ex.predicates.into(),
-            example: Some(ex.id.into()),
+            source: playground_api::examples::PARTITION.into(),
+            predicates: examples::by_id("partition").map_or(String::new(), |e| e.predicates.to_string()),
+            example: Some("partition".into()),
             ..Session::default()
         };
         return (AppState::new(session, None), true);

@@ -24,6 +24,7 @@ pub fn bool_prog_pane() -> Html {
             </Empty>
         },
         Some(it) => {
+            let on_trace: Vec<u32> = it.abstract_trace.iter().filter_map(|s| s.bp_line).collect();
             let on_leave = {
                 let state = state.clone();
                 Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::None)))
@@ -40,6 +41,7 @@ pub fn bool_prog_pane() -> Html {
                             "bp-line",
                             range.map(|r| format!("linked link-{}", r.first % LINK_COLOURS)),
                             state.bool_line_highlighted(i, range).then_some("lit"),
+                            on_trace.contains(&(i as u32 + 1)).then_some("on-trace"),
                         );
                         let c_ref = range.map(|r| if r.first == r.last { r.first.to_string() } else { format!("{}–{}", r.first, r.last) });
                         html! {

@@ -27,15 +27,15 @@ pub fn editor() -> Html {
     // Diagnostics per line (first one wins the gutter marker, all go into the tooltip).
     let mut diags: BTreeMap<u32, Vec<&crate::model::DiagnosticView>> = BTreeMap::new();
     if !bp_mode {
-        for d in &state.run.diagnostics {
+        for d in state.run.diagnostics.iter().filter(|d| d.origin != "predicates") {
             diags.entry(d.line.clamp(1, line_count.max(1))).or_default().push(d);
         }
     }
     let trace_lines: Vec<u32> = match (&state.run.verdict, state.selected_iteration()) {
         (Some(Verdict::Unsafe { trace, .. }), _) if state.selected == Some(state.run.iterations.len().saturating_sub(1)) => {
-            trace.iter().map(|s| s.c_line).collect()
+            trace.iter().map(|s| s.c_line).filter(|&l| l > 0).collect()
         }
-        (_, Some(it)) => it.abstract_trace.iter().map(|s| s.c_line).collect(),
+        (_, Some(it)) => it.abstract_trace.iter().map(|s| s.c_line).filter(|&l| l > 0).collect(),
         _ => Vec::new(),
     };
     let lit = state.highlighted_c_lines();
@@ -138,7 +138,7 @@ pub fn editor() -> Html {
                     let onmouseenter = Callback::from(move |_| state.dispatch(Action::Hover(Hover::CLine(line))));
                     html! {
                         <li class={classes!("diagnostic", format!("sev-{:?}", d.severity).to_lowercase())} {onmouseenter}>
-                            <span class="diag-pos">{ format!("{}:{}", d.line, d.column) }</span>
+                            <span class="diag-pos">{ format!("{}{}:{}", if d.origin == "predicates" { "predicates " } else { "" }, d.line, d.column) }</span>
                             <span class="diag-sev">{ format!("{:?}", d.severity).to_lowercase() }</span>
                             <span class="diag-msg">{ &d.message }</span>
                             if let Some(help) = &d.help { <span class="diag-help">{ help }</span> }

@@ -1,7 +1,7 @@
 //! The predicates editor (C2BP's `proc { p1, p2 }` syntax) and what refinement added.
 
 use super::use_app;
-use crate::model::{format_predicates, RunKind};
+use crate::model::{count_predicates, RunKind};
 use crate::state::Action;
 use yew::prelude::*;
 
@@ -15,7 +15,7 @@ pub fn predicates_pane() -> Html {
             state.dispatch(Action::SetPredicates(area.value()));
         })
     };
-    let in_use = state.selected_iteration().map(|it| format_predicates(&it.predicates));
+    let in_use = state.selected_iteration().map(|it| it.predicates.clone());
     let disabled = state.session.mode == RunKind::ModelCheck;
     html! {
         <>
@@ -23,7 +23,7 @@ pub fn predicates_pane() -> Html {
                 <h2>{ "Predicates" }</h2>
                 <span class="spacer" />
                 if let Some(it) = state.selected_iteration() {
-                    <span class="chip">{ format!("iteration {}: {}", it.index, it.predicates.iter().map(|s| s.predicates.len()).sum::<usize>()) }</span>
+                    <span class="chip">{ format!("iteration {}: {}", it.index, count_predicates(&it.predicates)) }</span>
                 }
             </div>
             <div class="pane-body preds-body">

@@ -35,8 +35,10 @@ pub fn settings_panel() -> Html {
                 <button class="btn btn-small" onclick={close} aria-label="Close">{ "×" }</button>
             </div>
             <label>{ "Integer width" }
-                <select id="opt-width" onchange={update(|o, v| o.int_width = v.parse().unwrap_or(32))}>
-                    { for [8u8, 16, 32, 64].iter().map(|w| html! { <option value={w.to_string()} selected={options.int_width == *w}>{ format!("{w} bits") }</option> }) }
+                <select id="opt-width" onchange={update(|o, v| o.int_width = v.parse().unwrap_or(0))}>
+                    { for [0u8, 8, 16, 32, 64].iter().map(|w| html! {
+                        <option value={w.to_string()} selected={options.int_width == *w}>{ if *w == 0 { "C's own widths".to_string() } else { format!("{w} bits") } }</option>
+                    }) }
                 </select>
             </label>
             <label>{ "Abstraction strategy" }
@@ -45,9 +47,9 @@ pub fn settings_panel() -> Html {
                     <option value="exact" selected={options.strategy == Strategy::Exact}>{ "exact (all-SAT)" }</option>
                 </select>
             </label>
-            <label>{ "Max cube length k" }
-                <input id="opt-k" type="number" min="1" max="10" value={options.max_cube_len.to_string()}
-                    onchange={update(|o, v| o.max_cube_len = v.parse().unwrap_or(3).clamp(1, 10))} />
+            <label>{ "Max cube length k (0 = ∞)" }
+                <input id="opt-k" type="number" min="0" max="16" value={options.max_cube_len.to_string()} title="0 = unbounded"
+                    onchange={update(|o, v| o.max_cube_len = v.parse().unwrap_or(0).min(16))} />
             </label>
             <label>{ "Refinement" }
                 <select id="opt-refinement" onchange={update(|o, v| o.refinement = if v == "sp" { Refinement::Sp } else { Refinement::Wp })}>

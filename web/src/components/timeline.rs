@@ -2,13 +2,9 @@
 //! feasibility with its WP/SP conditions, predicates added), step back/forward, and the verdict.
 
 use super::{use_app, use_commands, verdict::VerdictPanel, Empty};
-use crate::model::{IterationSnapshot, ScopePredicates};
+use crate::model::{count_predicates, IterationSnapshot};
 use crate::state::{Action, Hover, RunStatus};
 use yew::prelude::*;
-
-fn count(scopes: &[ScopePredicates]) -> usize {
-    scopes.iter().map(|s| s.predicates.len()).sum()
-}
 
 fn summary(it: &IterationSnapshot) -> String {
     let trace = match (&it.feasibility, it.abstract_trace.is_empty()) {
@@ -21,7 +17,7 @@ fn summary(it: &IterationSnapshot) -> String {
         ),
         (None, false) => format!("counterexample ({} steps)", it.abstract_trace.len()),
     };
-    format!("{} predicates · {} · {} solver calls", count(&it.predicates), trace, it.solver_calls)
+    format!("{} predicates · {} · {} solver calls", count_predicates(&it.predicates), trace, it.solver_calls)
 }
 
 #[function_component(TimelinePane)]
@@ -60,17 +56,17 @@ pub fn timeline_pane() -> Html {
                 Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
             };
             let values = s.values.iter().map(|(p, v)| {
-                let (mark, class) = match v {
-                    Some(true) => ("T", "val-true"),
-                    Some(false) => ("F", "val-false"),
-                    None => ("?", "val-unknown"),
+                let class = match v.as_str() {
+                    "T" | "true" => "val-true",
+                    "F" | "false" => "val-false",
+                    _ => "val-unknown",
                 };
-                html! { <span class={classes!("val", class)} title={p.clone()}>{ format!("{p}={mark}") }</span> }
+                html! { <span class={classes!("val", class)} title={p.clone()}>{ format!("{p}={v}") }</span> }
             });
             html! {
                 <li class="trace-step" {onmouseenter}>
                     <span class="step-no">{ k + 1 }</span>
-                    <span class="step-line">{ format!("L{}", s.c_line) }</span>
+                    <span class="step-line">{ if s.c_line > 0 { format!("L{}", s.c_line) } else { String::new() } }</span>
                     <code class="step-text">{ &s.text }</code>
                     <span class="step-values">{ for values }</span>
                 </li>
@@ -85,18 +81,32 @@ pub fn timeline_pane() -> Html {
                 if let Some(f) = &it.feasibility {
                     <h3>{ format!("Feasibility ({}): {}", f.method.to_uppercase(), if f.feasible { "feasible" } else { "infeasible" }) }</h3>
                     <ul class="conditions">
-                        { for f.conditions.iter().map(|(line, cond)| html! {
-                            <li><span class="step-line">{ format!("L{line}") }</span><code>{ cond }</code></li>
+                        { for f.rows.iter().map(|row| {
+                            let onmouseenter = row.c_line.map(|line| {
+                                let state = state.clone();
+                                Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
+                            });
+                            html! {
+                                <li class={classes!("condition", row.contradiction.then_some("contradiction"))} {onmouseenter}>
+                                    <span class="step-line">{ row.c_line.map(|l| format!("L{l}")).unwrap_or_default() }</span>
+                                    <code class="cond-stmt">{ &row.statement }</code>
+                                    <span class="cond-columns">
+                                        { for row.columns.iter().map(|(name, cond)| html! {
+                                            <span class="cond"><span class="cond-name">{ name }</span><code>{ cond }</code></span>
+                                        }) }
+                                    </span>
+                                </li>
+                            }
                         }) }
                     </ul>
-                    <p class="explanation">{ &f.explanation }</p>
+                    if !f.explanation.is_empty() {
+                        <p class="explanation">{ &f.explanation }</p>
+                    }
                 }
-                if count(&it.new_predicates) > 0 {
+                if !it.new_predicates.is_empty() {
                     <h3>{ "New predicates" }</h3>
                     <ul class="new-preds">
-                        { for it.new_predicates.iter().flat_map(|s| s.predicates.iter().map(move |p| html! {
-                            <li><span class="scope">{ s.proc.as_deref().unwrap_or("global") }</span><code>{ format!("+ {p}") }</code></li>
-                        })) }
+                        { for it.new_predicates.iter().map(|p| html! { <li><code>{ format!("+ {p}") }</code></li> }) }
                     </ul>
                 }
             </div>
@@ -128,7 +138,7 @@ pub fn timeline_pane() -> Html {
                             let state = state.clone();
                             Callback::from(move |_: MouseEvent| state.dispatch(Action::Select(i)))
                         };
-                        let added = count(&it.new_predicates);
+                        let added = it.new_predicates.len();
                         html! {
                             <li class={classes!("timeline-entry", (state.selected == Some(i)).then_some("selected"))}
                                 data-iteration={it.index.to_string()} {onclick}>

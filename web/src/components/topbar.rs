@@ -72,7 +72,7 @@ pub fn top_bar() -> Html {
                                 html! {
                                     <li role="menuitem" class="example" data-example={ex.id} {onclick}>
                                         <div class="example-title">{ ex.title }</div>
-                                        <div class="example-note">{ ex.note }</div>
+                                        <div class="example-note">{ ex.description }</div>
                                     </li>
                                 }
                             }) }

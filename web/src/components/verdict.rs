@@ -22,7 +22,9 @@ pub fn verdict_panel() -> Html {
                     <h3>{ "Invariants" }</h3>
                     <ul class="invariants">
                         { for invariants.iter().map(|(line, inv)| html! {
-                            <li onmouseenter={hover_line(*line)}><span class="step-line">{ format!("L{line}") }</span><code>{ inv }</code></li>
+                            <li onmouseenter={line.map(hover_line)}>
+                                <span class="step-line">{ line.map(|l| format!("L{l}")).unwrap_or_default() }</span><code>{ inv }</code>
+                            </li>
                         }) }
                     </ul>
                 }
@@ -34,7 +36,7 @@ pub fn verdict_panel() -> Html {
                 if !inputs.is_empty() {
                     <h3>{ "Concrete inputs" }</h3>
                     <ul class="inputs">
-                        { for inputs.iter().map(|(name, value)| html! { <li><code>{ format!("{name} = {value}") }</code></li> }) }
+                        { for inputs.iter().map(|input| html! { <li><code>{ input }</code></li> }) }
                     </ul>
                 }
                 <h3>{ "Trace" }</h3>
@@ -42,6 +44,13 @@ pub fn verdict_panel() -> Html {
                     { for trace.iter().map(|s| html! {
                         <li class="trace-step" onmouseenter={hover_line(s.c_line)}>
                             <span class="step-line">{ format!("L{}", s.c_line) }</span><code class="step-text">{ &s.text }</code>
+                            if !s.values.is_empty() {
+                                <span class="step-values">
+                                    { for s.values.iter().map(|(name, v)| html! {
+                                        <span class="val">{ format!("{name}={v}") }</span>
+                                    }) }
+                                </span>
+                            }
                         </li>
                     }) }
                 </ol>

@@ -9,8 +9,7 @@ pub fn load(name: &str) -> (Program, PredicateSet) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/abstraction");
     let source = std::fs::read_to_string(format!("{dir}/{name}.c")).expect("source");
     let preds = std::fs::read_to_string(format!("{dir}/{name}.preds")).expect("predicates");
-    let mut options = c_front::LowerOptions::default();
-    options.entry = "main".into();
+    let options = c_front::LowerOptions { entry: "main".into(), ..Default::default() };
     let (program, diags) = c_front::lower(&source, &format!("{name}.c"), &options);
     assert!(!diagnostics::has_errors(&diags), "{diags:?}");
     let program = program.expect("lowered");
@@ -29,6 +28,8 @@ pub fn abstract_figure(name: &str) -> (Program, Abstraction) {
 fn golden(name: &str) -> (Program, Abstraction, String) {
     let (program, abstraction) = abstract_figure(name);
     let text = abstraction.print_bebop();
+    let diags = boolprog::validate(&abstraction.program);
+    assert!(!diagnostics::has_errors(&diags), "{diags:?}");
     (program, abstraction, text)
 }
 

@@ -6,3 +6,4 @@ mod soundness;
 mod support;
 mod figures;
 mod bench;
+mod robustness;

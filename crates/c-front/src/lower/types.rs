@@ -390,8 +390,18 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             for sd in &field.node.declarators {
-                if sd.node.bit_width.is_some() {
-                    self.warning(fspan, "bit-fields are treated as ordinary fields of their declared type");
+                // a bit-field `unsigned f : 3` is a 3-bit integer (values wrap at its width;
+                // the layout does not pack it)
+                let mut width = None;
+                if let Some(w) = &sd.node.bit_width {
+                    match self.constant_value(w) {
+                        Some(0) if sd.node.declarator.is_none() => continue,
+                        Some(v) if v > 0 && v <= 64 => width = Some(v as u8),
+                        _ => {
+                            let s = self.span(w.span);
+                            self.error(s, "bit-field width is not a constant between 1 and 64");
+                        }
+                    }
                 }
                 let (name, ty) = match &sd.node.declarator {
                     Some(decl) => {
@@ -405,6 +415,10 @@ impl<'a> Lowerer<'a> {
                     self.error(fspan, format!("field `{name}` has the incomplete type of its own struct"));
                     continue;
                 }
+                let ty = match (ty, width) {
+                    (Type::Int { bits, signed }, Some(w)) if w < bits => Type::Int { bits: w, signed },
+                    (ty, _) => ty,
+                };
                 fields.push(Field { name, ty });
             }
         }

@@ -221,3 +221,26 @@ fn cancellation_stops_with_unknown() {
     assert_eq!(outcome.verdict, Verdict::Unknown);
     assert_eq!(outcome.reason.as_deref(), Some("cancelled"));
 }
+
+#[test]
+fn recursive_calls_get_fresh_instances_and_the_bug_is_found() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("recursion_unsafe.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+        assert_replays("recursion_unsafe.c", &outcome);
+        assert_eq!(outcome.counterexample.as_ref().unwrap().inputs, vec![2]);
+    }
+}
+
+#[test]
+fn user_predicates_are_used_from_the_first_iteration() {
+    let program = lower("loop_safe.c");
+    let main = program.proc_by_name("main").expect("main");
+    let (set, diagnostics) = c_front::parse_predicates(&program, "main { i < 3, i == 3 }");
+    assert!(diagnostics.is_empty(), "{diagnostics:?}");
+    let mut config = Config::default_for_cli();
+    config.user_predicates = set;
+    let outcome = run_with("loop_safe.c", &config);
+    assert_eq!(outcome.verdict, Verdict::Safe);
+    assert!(outcome.iterations[0].predicates_before.iter().any(|p| p.scope == Some(main) && p.text == "i < 3"));
+}

@@ -11,6 +11,7 @@ fn params(seed: u64, recursion: bool) -> GeneratorParams {
         locals: 1 + (seed % 2) as usize,
         statements: 4 + (seed % 5) as usize,
         recursion,
+        asserts: true,
         seed,
     }
 }

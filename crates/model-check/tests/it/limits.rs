@@ -4,7 +4,7 @@ use model_check::bench::{random_program, GeneratorParams};
 use model_check::{check, check_with_cancel, Config, Verdict};
 
 fn big() -> boolprog::Program {
-    random_program(&GeneratorParams { globals: 16, procs: 8, locals: 6, statements: 30, recursion: true, seed: 7 })
+    random_program(&GeneratorParams { globals: 16, procs: 8, locals: 6, statements: 30, recursion: true, asserts: true, seed: 7 })
 }
 
 #[test]

@@ -43,6 +43,7 @@ fn params(seed: u64) -> GeneratorParams {
         locals: 1 + (seed % 2) as usize,
         statements: 4 + (seed % 5) as usize,
         recursion: false,
+        asserts: true,
         seed: 50_000 + seed,
     }
 }

@@ -69,7 +69,7 @@ fn config(method: RefinementMethod) -> RefineConfig {
 
 fn summary(program: &Program, file: &str, method: RefinementMethod, skip: usize) -> String {
     let stmts = shortest_error_path(program, skip);
-    let analysis = analyze_path(program, &stmts, &config(method), &|| false).expect("path");
+    let analysis = analyze_path(program, &stmts, &config(method), &c_ir::PredicateSet::default(), &|| false).expect("path");
     let mut out = format!("{file} [{}] path of {} steps: ", analysis.method.name(), analysis.path.steps.len());
     match &analysis.verdict {
         PathVerdict::Feasible { inputs, .. } => {
@@ -142,9 +142,52 @@ fn testdev_shortest_path() {
         expect![[r#"
             testdev.c [wp] path of 24 steps: infeasible
               testdev_open: inode->i_rdev >> 8 == major
+              testdev_open: 'inode->i_rdev >> 8 == major
               main: inode_main.i_rdev >> 8 == major
               global: major << 8 >> 8 == major
               register_chrdev: register_chrdev_return << 8 >> 8 == register_chrdev_return
         "#]],
     );
+}
+
+#[test]
+fn statement_sequences_that_are_not_paths_are_rejected() {
+    let program = lower("loop_k3.c");
+    let main = program.entry.expect("entry");
+    let error = shortest_error_path(&program, 0);
+    // skipping the first statement
+    assert!(refine::expand_path(&program, &error[1..]).is_err());
+    // not ending at the error
+    assert!(refine::expand_path(&program, &error[..error.len() - 1]).is_err());
+    // a jump that does not exist
+    let bogus = vec![StmtRef { proc: main, index: 0 }, StmtRef { proc: main, index: 0 }, *error.last().unwrap()];
+    assert!(refine::expand_path(&program, &bogus).is_err());
+    assert!(refine::expand_path(&program, &[]).is_err());
+}
+
+#[test]
+fn recursive_calls_get_fresh_copies_of_locals() {
+    let program = lower("recursion_unsafe.c");
+    let stmts = shortest_error_path(&program, 0);
+    let path = refine::expand_path(&program, &stmts).expect("path");
+    let f = program.proc_by_name("f").expect("f");
+    let instances: Vec<u32> = path
+        .steps
+        .iter()
+        .filter_map(|s| match s.op {
+            refine::PathOp::ScopeBegin { callee, instance, .. } if callee == f => Some(instance),
+            _ => None,
+        })
+        .collect();
+    assert!(!instances.is_empty());
+    for call in &path.calls {
+        assert_eq!(call.callee, f);
+    }
+    // copies map back to the program's variables
+    for v in path.base_var_count()..path.program.vars.len() {
+        let id = c_ir::VarId(v as u32);
+        if let Some(orig) = path.original_var(id) {
+            assert_eq!(path.program.var(id).ty, program.var(orig).ty);
+        }
+    }
 }

@@ -60,3 +60,16 @@ fn cache_statistics_and_log() {
     assert_eq!(solver::is_valid(&b.program, &bin(Ge, &x, &x), &config), Answer::Yes);
     assert_eq!(solver::implies(&b.program, &[], &f, &config), Answer::No);
 }
+
+#[test]
+fn benchmark_runs_and_back_ends_agree() {
+    let (_, queries) = solver::bench::recorded_queries();
+    assert!(queries.len() > 1000, "recorded set has {} queries", queries.len());
+    let reports = solver::bench::run_all_limited(Some(40));
+    assert_eq!(reports.len(), 4);
+    for r in &reports {
+        assert_eq!(r.queries, 40);
+        assert_eq!(r.valid, reports[0].valid, "{r}");
+        assert!(r.to_string().contains("queries/s"));
+    }
+}

@@ -19,7 +19,7 @@ fn morris_case_split_is_equivalent_to_the_conditional_form() {
     // otherwise it is *p > 5
     assert_eq!(s.implies(&[bin(Ne, &p, &addr(&x)), phi.clone()], &wp), Answer::Yes);
     // and *p > 5 alone does not suffice
-    assert_eq!(s.implies(&[phi.clone()], &wp), Answer::No);
+    assert_eq!(s.implies(std::slice::from_ref(&phi), &wp), Answer::No);
 }
 
 #[test]
@@ -51,8 +51,8 @@ fn c2bp_pointer_update_abstraction() {
     let a = bin(Le, &deref(&p), &int(0));
     let c = bin(Eq, &x, &int(0));
     assert_eq!(s.implies(&[a.clone(), c.clone()], &wp), Answer::Yes);
-    assert_eq!(s.implies(&[a.clone()], &wp), Answer::No);
-    assert_eq!(s.implies(&[c.clone()], &wp), Answer::No);
+    assert_eq!(s.implies(std::slice::from_ref(&a), &wp), Answer::No);
+    assert_eq!(s.implies(std::slice::from_ref(&c), &wp), Answer::No);
     assert_eq!(s.implies(&[logic::negate(&a), c.clone()], &logic::negate(&wp)), Answer::Yes);
 }
 

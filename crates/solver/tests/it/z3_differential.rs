@@ -184,7 +184,7 @@ fn agrees_with_z3_on_random_and_hand_written_formulas() {
         width: 32,
     };
     let mut rng = Rng::new(20261121);
-    while formulas.len() < 320 {
+    while formulas.len() < 260 {
         formulas.push(random_formula(&w, &voc, &mut rng, 3));
         expected.push(None);
     }
