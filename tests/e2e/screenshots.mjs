@@ -25,25 +25,47 @@ try {
       await engineVersion(page);
       await shot(page, `shell-${scheme}`);
 
-      const { page: demo } = await open(b.context, `${server.base}?demo`);
-      await demo.locator('#verdict').waitFor();
-      await demo.click('#step-back');
-      const bp = demo.locator('.bp-line', { hasText: '{prev==NULL} = {curr==NULL};' });
-      await bp.hover();
-      await shot(demo, `demo-iteration1-hover-${scheme}`);
+      // testdev: run to UNSAFE, then iteration 1 with a hover link
+      await page.click('#examples-button');
+      await page.click('[data-example="testdev"]');
+      await page.click('#run');
+      await page.locator('#verdict').waitFor({ timeout: 120000 });
+      await page.mouse.move(640, 795);
+      await shot(page, `testdev-unsafe-${scheme}`);
+      await page.locator('.timeline-entry').first().click();
+      await page.locator('#boolean-program .bp-line[data-c-line]').nth(6).hover();
+      await shot(page, `testdev-iteration1-hover-${scheme}`);
+
       if (scheme === 'light') {
-        await demo.click('#step-forward');
-        await demo.mouse.move(5, 790);
-        await shot(demo, 'demo-verdict-light');
-        await demo.click('#settings-button');
-        await shot(demo, 'settings-light');
-        await demo.keyboard.press('Escape');
-        await demo.click('#examples-button');
-        await shot(demo, 'examples-light');
+        await page.click('#examples-button');
+        await page.click('[data-example="testdev-fixed"]');
+        await page.click('#run');
+        await page.locator('#verdict').waitFor({ timeout: 120000 });
+        await page.mouse.move(640, 795);
+        await shot(page, 'testdev-fixed-safe-light');
+
+        await page.fill('#source', 'int main(void) {\n  int x = 1;\n  x = x + ;\n  return 0;\n}\n');
+        await page.click('#run');
+        await page.locator('#diagnostics').waitFor();
+        await shot(page, 'syntax-error-light');
+
+        await page.click('#settings-button');
+        await shot(page, 'settings-light');
+        await page.keyboard.press('Escape');
+        await page.click('#examples-button');
+        await shot(page, 'examples-light');
+
+        const { page: demo } = await open(b.context, `${server.base}?demo`);
+        await demo.locator('#verdict').waitFor();
+        await demo.click('#step-back');
+        await demo.locator('.bp-line', { hasText: '{prev==NULL} = {curr==NULL};' }).hover();
+        await shot(demo, 'demo-partition-light');
+
         const { page: broken } = await open(b.context, `${server.base}#v1,broken-link`);
         await shot(broken, 'broken-share-link-light');
         const { page: small } = await open(b.context, server.base);
         await small.setViewportSize({ width: 1280, height: 720 });
+        await engineVersion(small);
         await shot(small, 'shell-1280x720-light');
       }
     } finally {

@@ -86,6 +86,9 @@ pub struct AbstractionConfig {
     /// Maximum number of valuations one exact strengthening may enumerate before giving up
     /// (the result is then the sound `F = false`).
     pub enumeration_limit: usize,
+    /// Stop asking the decision procedure after this many milliseconds: the remaining
+    /// strengthenings are `F = false` (sound, imprecise) and `budget_exhausted` is reported.
+    pub time_budget_ms: Option<u64>,
 }
 
 impl AbstractionConfig {
@@ -99,6 +102,7 @@ impl AbstractionConfig {
             enforce: true,
             points_to: true,
             enumeration_limit: 1 << 14,
+            time_budget_ms: None,
         }
     }
 }

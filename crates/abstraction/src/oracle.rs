@@ -18,6 +18,15 @@ pub struct SolverOracle<'a> {
     pub fresh_context: Option<(&'a Program, &'a solver::SolverConfig)>,
     /// A side condition assumed in every query (e.g. `malloc`'s fresh address is new).
     pub assumption: Option<&'a Expr>,
+    /// Past this instant every query answers Unknown (treated as "not implied", so the
+    /// abstraction stays sound, only coarser) and enumerations are cut short.
+    pub deadline: Option<Instant>,
+}
+
+impl SolverOracle<'_> {
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl SolverOracle<'_> {
@@ -43,6 +52,9 @@ impl SolverOracle<'_> {
 
 impl ImplicationOracle for SolverOracle<'_> {
     fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer {
+        if self.out_of_time() {
+            return QueryAnswer { verdict: Verdict::Unknown, cached: false, micros: 0 };
+        }
         let premises = self.premises(cube);
         let conclusion = self.conclusion(goal_positive);
         let hits_before = self.solver.statistics().cache_hits;
@@ -81,6 +93,7 @@ impl SolverOracle<'_> {
     /// All satisfiable combinations (valuation of `cone`, values of `goals`), by all-SAT with
     /// blocking clauses over those literals; `None` if cut short by `limit` or the solver.
     pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Option<Vec<(Vec<bool>, Vec<bool>)>> {
+        let deadline = self.deadline;
         let mut own;
         let context = match self.fresh_context {
             Some((program, config)) => {
@@ -107,6 +120,9 @@ impl SolverOracle<'_> {
         let assumptions: Vec<solver::Lit> = std::iter::once(activation).chain(side).collect();
         let mut out = Vec::new();
         let result = loop {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                break None;
+            }
             *solver_calls += 1;
             match context.solve(&assumptions) {
                 SolveResult::Sat => {

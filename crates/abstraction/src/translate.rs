@@ -70,6 +70,8 @@ struct Translator<'a> {
     fresh_counter: u32,
     /// The program without procedure bodies, for fresh solver contexts.
     slim: Program,
+    /// When the time budget ends (queries after it answer Unknown: sound but coarse).
+    deadline: Option<Instant>,
 }
 
 /// The boolean variables a strengthening may use and what each one means.
@@ -86,6 +88,7 @@ impl<'a> Translator<'a> {
             Box::new(logic::TypeBasedMayAlias::new(program))
         };
         Translator {
+            deadline: config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms)),
             program,
             config,
             alias,
@@ -455,6 +458,7 @@ impl<'a> Translator<'a> {
                 goal: goals[0],
                 fresh_context: Some((&self.slim, &self.config.solver)),
                 assumption: None,
+                deadline: self.deadline,
             };
             oracle.enumerate_goals(&union, &goals, settings.enumeration_limit, &mut calls)
         };
@@ -480,7 +484,7 @@ impl<'a> Translator<'a> {
 
     fn run_strategy(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
         let settings = self.settings(false);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption };
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => strengthen::exact_strengthen(cone, &mut oracle, &settings),
@@ -558,11 +562,11 @@ impl<'a> Translator<'a> {
             let settings = self.settings(true);
             let result = match self.config.strategy {
                 Strategy::Lattice => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None };
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
                     strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
                 }
                 Strategy::Exact => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None };
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline };
                     strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
                 }
             };

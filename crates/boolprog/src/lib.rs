@@ -428,24 +428,6 @@ impl Procedure {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn figures_parse_and_round_trip() {
-        for text in [include_str!("../../../tests/boolprog/partition.bp"), include_str!("../../../tests/boolprog/testdev.bp")] {
-            let (program, diags) = parse(text);
-            assert!(diags.is_empty(), "{diags:?}");
-            for printed in [print_bebop(&program), print_c_like(&program)] {
-                let (again, diags) = parse(&printed.text);
-                assert!(diags.is_empty(), "{diags:?}\n{}", printed.text);
-                assert_eq!(strip_spans(again), strip_spans(program.clone()), "{}", printed.text);
-            }
-        }
-    }
-}
-
 /// A copy of `program` with every span reset, for comparing programs parsed from different texts.
 pub fn strip_spans(mut program: Program) -> Program {
     fn walk(body: &mut [Stmt]) {
@@ -469,4 +451,22 @@ pub fn strip_spans(mut program: Program) -> Program {
         walk(&mut p.body);
     }
     program
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_parse_and_round_trip() {
+        for text in [include_str!("../../../tests/boolprog/partition.bp"), include_str!("../../../tests/boolprog/testdev.bp")] {
+            let (program, diags) = parse(text);
+            assert!(diags.is_empty(), "{diags:?}");
+            for printed in [print_bebop(&program), print_c_like(&program)] {
+                let (again, diags) = parse(&printed.text);
+                assert!(diags.is_empty(), "{diags:?}\n{}", printed.text);
+                assert_eq!(strip_spans(again), strip_spans(program.clone()), "{}", printed.text);
+            }
+        }
+    }
 }

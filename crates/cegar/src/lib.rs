@@ -384,6 +384,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         // abstraction
         run.event(Phase::Abstracting, iteration, predicates.len());
         let t = Instant::now();
+        // The abstraction answers Unknown (sound, coarse) once the remaining budget is spent.
+        abstraction_config.time_budget_ms = config.time_budget_ms.map(|b| b.saturating_sub(run.elapsed_ms()).max(1));
         let (abs, abs_diagnostics) = abstraction::abstract_program(program, &predicates, &abstraction_config);
         record.statistics.abstraction_ms = t.elapsed().as_millis() as u64;
         record.statistics.abstraction_prover_calls = abs.statistics.prover_calls;

@@ -153,10 +153,7 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32)
     };
     row.verdict = json["sv_comp"].as_str().unwrap_or("unknown").to_string();
     row.iterations = json["iterations"].as_array().map(|a| a.len() as u64).unwrap_or(0);
-    row.predicates = json["final_predicates"]
-        .as_str()
-        .map(|s| s.lines().filter(|l| !l.contains('{') && !l.contains('}') && !l.trim().is_empty()).count() as u64)
-        .unwrap_or(0);
+    row.predicates = json["statistics"]["predicates"].as_u64().unwrap_or(0);
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
     row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
     row

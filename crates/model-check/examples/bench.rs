@@ -9,7 +9,7 @@ use model_check::Config;
 use web_time::Instant;
 
 fn main() {
-    let config = Config { compute_invariants: false, ..Config::default() };
+    let config = Config { compute_invariants: false, time_budget_ms: Some(30_000), ..Config::default() };
     println!("recursive programs:");
     println!("{}", format_rows(&generated_programs(&default_sizes(), &config)));
     let flat: Vec<_> = default_sizes().into_iter().map(|mut p| {

@@ -311,13 +311,16 @@ pub fn replay_with_error_labels(program: &Program, trace: &Trace, error_labels: 
     Err("the trace does not end in an error".to_string())
 }
 
+/// Visible valuations reached before each statement.
+pub type ReachableSets = HashMap<(ProcId, StmtId), HashSet<Vec<(String, bool)>>>;
+
 /// The visible valuations (in the order of [`crate::TraceStep::valuation`]) reachable before
 /// every statement, by exhaustive search; `None` when the bounds were hit or an assert can fail.
 pub fn reachable_valuations(
     program: &Program,
     max_states: usize,
     max_stack: usize,
-) -> Option<HashMap<(ProcId, StmtId), HashSet<Vec<(String, bool)>>>> {
+) -> Option<ReachableSets> {
     if diagnostics::has_errors(&boolprog::validate(program)) {
         return None;
     }
@@ -330,7 +333,7 @@ pub fn reachable_valuations(
             queue.push_back(s);
         }
     }
-    let mut out: HashMap<(ProcId, StmtId), HashSet<Vec<(String, bool)>>> = HashMap::new();
+    let mut out: ReachableSets = HashMap::new();
     while let Some(s) = queue.pop_front() {
         if machine.is_error(&s, &[]) {
             return None;

@@ -4,6 +4,7 @@ use std::collections::{HashMap, VecDeque};
 
 use biodivine_lib_bdd::{op_function, Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
 use boolprog::{statements_in_order, Expr, Origin, ProcId, Program, StmtId};
+use diagnostics::{Diagnostic, Span};
 use web_time::Instant;
 
 use crate::cfg::{self, Action, ProcCfg};
@@ -142,7 +143,18 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     statistics.iterations = engine.step as u64;
     statistics.peak_bdd_nodes = engine.peak;
     let outcome = if let Some(error) = found {
-        let trace = if config.compute_trace { engine.trace(entry, error).ok() } else { None };
+        let mut diagnostics = diagnostics;
+        let trace = if config.compute_trace {
+            match engine.trace(entry, error) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    diagnostics.push(Diagnostic::warning(Span::default(), format!("no counterexample: {e}")));
+                    None
+                }
+            }
+        } else {
+            None
+        };
         Outcome { verdict: Verdict::ErrorReachable, invariants: Vec::new(), trace, statistics: statistics.clone(), diagnostics }
     } else if let Some(reason) = stop_reason {
         unknown(reason, diagnostics, statistics.clone())
@@ -513,8 +525,11 @@ impl Engine {
                         self.peak = self.peak.max(self.summary[p].size());
                         self.summary_history[p].push((tag, new.clone()));
                         // Apply only the new summary part at every call site of `p`.
-                        for &(cp, cn) in &self.callers[p].clone() {
-                            let full = self.path_edges[cp][cn].clone();
+                        // Snapshot first: states added now at one call site (tag `tag`) must not feed
+                        // another call site in the same step; they are queued and processed later.
+                        let sites: Vec<(usize, usize, Bdd)> =
+                            self.callers[p].iter().map(|&(cp, cn)| (cp, cn, self.path_edges[cp][cn].clone())).collect();
+                        for (cp, cn, full) in sites {
                             if full.is_false() {
                                 continue;
                             }

@@ -282,6 +282,7 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     let line_of = |o: boolprog::Origin| c_line(&lowered.program, &lowered.index, o.proc, o.index);
     let (text, printed) = boolean_program_text(&abs.program, &line_of);
     let mut statistics = abstraction_statistics(&abs.statistics);
+    statistics.predicates = predicates.len() as u64;
     statistics.bdd_peak_nodes = mc.statistics.peak_bdd_nodes as u64;
     statistics.model_check_ms = mc.statistics.time_ms;
     let explanation = request.options.record_explanations.then(|| explanation_data(&lowered, &abs, &printed));
@@ -435,7 +436,14 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         Ok(l) => l,
         Err(outcome) => return outcome,
     };
-    let config = cegar_config(&request.options);
+    let mut config = cegar_config(&request.options);
+    let (user_predicates, predicate_diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
+    if diagnostics::has_errors(&predicate_diagnostics) {
+        let mut diagnostics = lowered.diagnostics.clone();
+        diagnostics.extend(diagnostics_data(&predicate_diagnostics, "predicates", &request.predicates, "predicates"));
+        return empty_outcome(Verdict::Unknown, "the predicates have errors", diagnostics);
+    }
+    config.user_predicates = user_predicates;
     let mut forward = |e: cegar::Event| {
         on_event(Event::Progress { phase: phase_name(e.phase).to_string(), iteration: e.iteration, solver_queries: e.solver_calls })
     };
@@ -482,6 +490,7 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         })
         .collect();
     let statistics = Statistics {
+        predicates: result.predicates.len() as u64,
         solver_queries: result.statistics.solver_calls,
         abstraction_ms: result.statistics.abstraction_ms as f64,
         model_check_ms: result.statistics.model_check_ms as f64,

@@ -135,6 +135,8 @@ pub struct FeasibilityRow {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct Statistics {
+    /// Number of predicates (at the end of the run).
+    pub predicates: u64,
     pub solver_queries: u64,
     pub solver_cache_hits: u64,
     pub sat_calls: u64,

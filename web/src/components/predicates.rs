@@ -28,7 +28,7 @@ pub fn predicates_pane() -> Html {
             </div>
             <div class="pane-body preds-body">
                 <textarea id="predicates" class="preds-input" spellcheck="false" {disabled}
-                    placeholder={"proc {\n  x == 0,\n  y > x\n}\n(empty: let refinement find them)"}
+                    placeholder={"Empty: refinement discovers the predicates.\nSyntax (C2BP):  global { .. }  proc { x == 0, y > x }"}
                     value={state.session.predicates.clone()} oninput={on_input} aria-label="Predicates" />
                 if let Some(text) = in_use {
                     <details class="preds-in-use" open=true>

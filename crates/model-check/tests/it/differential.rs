@@ -29,7 +29,7 @@ fn compare(seed: u64, recursion: bool) -> (bool, bool) {
         (v, e) => panic!("seed {seed}: BDD says {v:?}, explicit search says {e:?}\n{}", text()),
     }
     if outcome.verdict == Verdict::ErrorReachable {
-        let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("seed {seed}: no trace\n{}", text()));
+        let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("seed {seed}: no trace {:?}\n{}", outcome.diagnostics, text()));
         if let Err(e) = explicit::replay(&program, trace) {
             panic!("seed {seed}: {e}\n{}\n{}", text(), format_trace(&program, trace));
         }
@@ -54,7 +54,7 @@ fn recursion_free_random_programs_agree_with_explicit_search() {
 #[test]
 fn recursive_random_programs_agree_with_explicit_search() {
     let mut unsafe_count = 0;
-    for seed in 1000..1200 {
+    for seed in 1000..1120 {
         unsafe_count += usize::from(compare(seed, true).0);
     }
     assert!(unsafe_count > 20, "unsafe: {unsafe_count}");
