@@ -11,8 +11,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker, WorkerOptions, WorkerType};
 
-/// Where trunk puts the worker bundle (see `web/index.html`).
-pub const WORKER_URL: &str = "./worker.js";
+/// The loader shim trunk writes for the worker bundle (`data-loader-shim` in `web/index.html`):
+/// it imports `worker.js` and awaits its wasm initialisation.
+pub const WORKER_URL: &str = "./worker_loader.js";
 
 /// A live engine worker. Dropping it terminates the worker.
 pub struct EngineBridge {

@@ -84,7 +84,7 @@ enum Command {
         /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
         #[arg(long, value_enum, default_value = "wp")]
         refine: RefineArg,
-        #[arg(long = "max-iterations", default_value_t = 30)]
+        #[arg(long = "max-iterations", default_value_t = 100)]
         max_iterations: u32,
         /// Time budget in seconds.
         #[arg(long, default_value_t = 60.0)]
@@ -109,7 +109,7 @@ enum Command {
         /// Per-task time budget in seconds.
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
-        #[arg(long = "max-iterations", default_value_t = 30)]
+        #[arg(long = "max-iterations", default_value_t = 100)]
         max_iterations: u32,
         /// Only tasks whose path contains this text.
         #[arg(long)]

@@ -56,7 +56,7 @@ impl Default for Options {
             strategy: Strategy::Exact,
             max_cube: 0,
             refine: RefineMethod::Wp,
-            max_iterations: 30,
+            max_iterations: 100,
             timeout_ms: 60_000,
             record_explanations: true,
             data_model: "LP64".to_string(),
