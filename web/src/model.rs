@@ -87,7 +87,7 @@ impl Default for Options {
             strategy: Strategy::Exact,
             max_cube_len: 0,
             refinement: Refinement::Wp,
-            max_iterations: 30,
+            max_iterations: 100,
             time_budget_ms: 60_000,
         }
     }

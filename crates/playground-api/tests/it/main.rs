@@ -1,0 +1,111 @@
+//! End-to-end runs of the façade: every gallery example gives its expected verdict, and bad
+//! input comes back as diagnostics with line and column.
+
+use playground_api::{examples, run, Event, Mode, Options, Request, Verdict};
+
+fn request(mode: Mode, source: &str, predicates: &str) -> Request {
+    Request {
+        mode,
+        source: source.to_string(),
+        file_name: "input.c".to_string(),
+        predicates: predicates.to_string(),
+        options: Options { timeout_ms: 120_000, ..Options::default() },
+    }
+}
+
+fn run_example(id: &str) -> playground_api::Outcome {
+    let example = examples::by_id(id).unwrap_or_else(|| panic!("no example {id}"));
+    let mut events = Vec::new();
+    let outcome = run(&request(example.mode, example.source, example.predicates), &mut |e| events.push(e), &|| false);
+    assert!(matches!(events.last(), Some(Event::Done { .. })), "{id}: the last event is Done");
+    assert!(
+        outcome.diagnostics.iter().all(|d| d.severity != playground_api::Severity::Error),
+        "{id}: {:?}",
+        outcome.diagnostics
+    );
+    outcome
+}
+
+#[test]
+fn gallery_examples_give_their_verdicts() {
+    let expected = [
+        ("testdev", Verdict::Unsafe),
+        ("testdev-fixed", Verdict::Safe),
+        ("partition", Verdict::Safe),
+        ("foo-bar", Verdict::Safe),
+        ("inc-foo-poly", Verdict::Safe),
+        ("increment", Verdict::Safe),
+        ("counting-loop", Verdict::Safe),
+        ("mark", Verdict::Safe),
+        ("lock", Verdict::Safe),
+        ("driver-state", Verdict::Unsafe),
+        ("boolean-program", Verdict::Unsafe),
+    ];
+    assert_eq!(expected.len(), examples::ALL.len(), "every example has an expectation");
+    for (id, verdict) in expected {
+        let outcome = run_example(id);
+        assert_eq!(outcome.verdict, verdict, "{id}: {}", outcome.reason);
+        assert!(!outcome.iterations.is_empty(), "{id}: at least one iteration is recorded");
+        assert!(!outcome.iterations[0].boolean_program.text.is_empty(), "{id}: a boolean program is shown");
+        if verdict == Verdict::Unsafe && examples::by_id(id).map(|e| e.mode) == Some(Mode::Check) {
+            assert!(!outcome.trace.is_empty(), "{id}: an UNSAFE verdict has a C trace");
+        }
+    }
+}
+
+#[test]
+fn partition_invariant_at_label_l_is_c2bps() {
+    let outcome = run_example("partition");
+    let at_l = outcome.invariants.iter().find(|i| i.location == "at L").expect("an invariant at label L");
+    assert_eq!(at_l.formula, "!{curr == NULL} && {curr->val > v} && (!{prev->val > v} || {prev == NULL})");
+}
+
+#[test]
+fn boolean_lines_link_to_c_lines() {
+    let outcome = run_example("partition");
+    let bp = &outcome.iterations[0].boolean_program;
+    let source = examples::PARTITION;
+    let (index, _) = bp.text.lines().enumerate().find(|(_, l)| l.contains("{prev == NULL}, {prev->val > v} := {curr == NULL}")).expect("prev = curr");
+    let c_line = bp.c_lines[index].expect("linked to C");
+    assert_eq!(source.lines().nth(c_line as usize - 1).map(str::trim), Some("prev = curr;"));
+}
+
+#[test]
+fn explanations_record_the_lattice_of_prev_eq_curr() {
+    let example = examples::by_id("partition").expect("partition");
+    let mut req = request(Mode::Abstract, example.source, example.predicates);
+    req.options.strategy = playground_api::Strategy::Lattice;
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    let explanation = outcome.iterations[0].explanation.as_ref().expect("explanations are recorded by default");
+    let statement = explanation.statements.iter().find(|s| s.c_statement == "prev = curr;").expect("prev = curr explained");
+    let prev_null = statement.predicates.iter().find(|p| p.predicate == "{prev == NULL}").expect("{prev == NULL}");
+    assert_eq!(prev_null.assigned, "choose({curr == NULL}, !{curr == NULL})");
+    assert_eq!(prev_null.wp_simplified, "curr == NULL");
+    let implied: Vec<_> = prev_null.positive.cubes.iter().filter(|c| c.outcome == "implies").collect();
+    assert_eq!(implied.len(), 1);
+    assert_eq!(implied[0].literals, vec![("{curr == NULL}".to_string(), true)]);
+    assert!(prev_null.positive.cubes.iter().any(|c| c.outcome == "implies_negation"));
+}
+
+#[test]
+fn syntax_errors_come_back_with_line_and_column() {
+    let outcome = run(&request(Mode::Check, "int main() {\n  int x = 1\n  return x;\n}\n", ""), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+    let error = outcome.diagnostics.iter().find(|d| d.severity == playground_api::Severity::Error).expect("an error");
+    assert_eq!(error.line, 3, "{error:?}");
+    assert!(error.rendered.contains("input.c:3:"), "{}", error.rendered);
+}
+
+#[test]
+fn broken_predicates_are_diagnosed() {
+    let outcome = run(&request(Mode::Abstract, examples::PARTITION, "partition { curr == }"), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+    assert!(outcome.diagnostics.iter().any(|d| d.origin == "predicates" && d.severity == playground_api::Severity::Error));
+}
+
+#[test]
+fn cancellation_stops_a_run() {
+    let example = examples::by_id("testdev").expect("testdev");
+    let outcome = run(&request(Mode::Check, example.source, ""), &mut |_| {}, &|| true);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+}
