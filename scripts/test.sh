@@ -29,7 +29,19 @@ summary() {
     grep -E '^# (tests|pass|fail|cancelled|skipped|duration_ms)' "$LOG_DIR/e2e.log" | tr '\n' ' ' | sed 's/# //g'
     echo
   fi
+  # Plain closing line that CI reads: "total: N passed, N failed".
+  local np=0 nf=0 ep=0 ef=0
+  if [ -s "$LOG_DIR/cargo.log" ]; then
+    np=$(grep '^test result:' "$LOG_DIR/cargo.log" | awk '{ p += $4 } END { print p + 0 }' || true)
+    nf=$(grep '^test result:' "$LOG_DIR/cargo.log" | awk '{ f += $6 } END { print f + 0 }' || true)
+  fi
+  if [ -s "$LOG_DIR/e2e.log" ]; then
+    ep=$(grep -E '^# pass ' "$LOG_DIR/e2e.log" | awk '{ print $3 + 0 }' | tail -n 1 || true)
+    ef=$(grep -E '^# fail ' "$LOG_DIR/e2e.log" | awk '{ print $3 + 0 }' | tail -n 1 || true)
+  fi
   if [ "$status" = 0 ]; then echo "RESULT: all tests passed"; else echo "RESULT: FAILED (exit $status)"; fi
+  if [ "$status" != 0 ] && [ "$((nf + ${ef:-0}))" = 0 ]; then nf=1; fi
+  echo "total: $((np + ${ep:-0})) passed, $((nf + ${ef:-0})) failed"
   rm -rf "$LOG_DIR"
   exit "$status"
 }
