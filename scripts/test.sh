@@ -63,9 +63,12 @@ done | tee "$LOG_DIR/wasm.txt"
 step "browser e2e: node --test (headless Chromium)"
 (cd "$E2E_DIR" && DIST_DIR="$PWD/../../web/dist" node --test --test-reporter=tap) 2>&1 | tee "$LOG_DIR/e2e.log"
 
-# --- benchmarks hook -------------------------------------------------------------------------
-# When ../shared/benchmarks exists (relative to the repository root), a quick benchmark subset
-# runs here through the CLI's `bench` subcommand, e.g.
-#   if [ -d ../shared/benchmarks ]; then step "benchmarks (quick subset)"; cargo run --release -p cli -- bench --quick ../shared/benchmarks; fi
-# (to be added by the lead once `predabs bench` exists).
-# ----------------------------------------------------------------------------------------------
+# --- benchmarks: a quick subset when the evaluation tasks are next to the repository --------
+# The full run is a separate command (README, "Benchmarks over SV-COMP tasks"). Here: the lock
+# and ldv-regression tasks with a short budget; any wrong verdict fails the run (--strict).
+BENCH_DIR="$(cd .. && pwd)/shared/benchmarks/sv-comp"
+if [ -d "$BENCH_DIR" ]; then
+  step "benchmarks: quick SV-COMP subset (locks, ldv-regression; 10 s per task)"
+  cargo build --profile test -p cli
+  "${CARGO_TARGET_DIR:-target}/debug/predabs" bench "$BENCH_DIR/locks" "$BENCH_DIR/ldv-regression" --timeout 10 --strict
+fi

@@ -20,7 +20,7 @@ fn benchmark_programs_abstract_and_strategies_agree() {
         let (program, set) = lower(&p);
         assert!(!set.is_empty(), "{}", p.name);
         if p.name == "reverse" {
-            // 7 aliasing pointer predicates: the lattice takes minutes; see `cargo run --example bench`
+            // 7 aliasing pointer predicates: the lattice takes minutes; see `cargo run -p abstraction --example abstraction_bench`
             let config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
             let (a, diags) = abstraction::abstract_program(&program, &set, &config);
             assert!(!diagnostics::has_errors(&diags));

@@ -1,4 +1,4 @@
-//! Prints the C2BP Table 2 style benchmark: `cargo run --profile native -p abstraction --example bench`.
+//! Prints the C2BP Table 2 style benchmark: `cargo run --profile native -p abstraction --example abstraction_bench`.
 
 fn main() {
     let mut rows = Vec::new();

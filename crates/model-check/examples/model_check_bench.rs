@@ -1,6 +1,6 @@
 //! Benchmark: model-checks generated boolean programs of growing size (time, peak BDD nodes),
 //! then compares recursion-free ones with SPIN when `spin` and `gcc` are installed.
-//! Run: `cargo run -p model-check --example bench [--release]`.
+//! Run: `cargo run -p model-check --example model_check_bench [--release]`.
 
 use std::process::Command;
 

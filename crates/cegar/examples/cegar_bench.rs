@@ -1,6 +1,6 @@
 //! Runs every SV-COMP task (`.yml` with an `unreach-call` property) under the given directories,
 //! each in a child process with a time limit, and prints a table and the summary line
-//! (`cargo run --profile native -p cegar --example bench -- [--refine wp|sp] [--timeout S] DIR...`).
+//! (`cargo run --profile native -p cegar --example cegar_bench -- [--refine wp|sp] [--timeout S] DIR...`).
 //! UNSAFE verdicts are re-checked by replaying their inputs on the concrete interpreter.
 
 use std::path::{Path, PathBuf};
