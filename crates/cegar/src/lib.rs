@@ -171,6 +171,10 @@ pub struct IterationRecord {
     pub model_check: String,
     /// The abstract counterexample, one step a line (`proc#stmt: text [kind] valuation`).
     pub abstract_trace: Vec<String>,
+    /// The boolean program and its counterexample as data (only with `record_details`), so that
+    /// views can show every step's valuation and map it to both program texts.
+    pub abstract_program: Option<boolprog::Program>,
+    pub abstract_counterexample: Option<model_check::Trace>,
     /// The C statements of the counterexample.
     pub c_path: Vec<StmtRef>,
     pub feasibility: Option<FeasibilityRecord>,
@@ -376,6 +380,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             line_map: Vec::new(),
             model_check: String::new(),
             abstract_trace: Vec::new(),
+            abstract_program: None,
+            abstract_counterexample: None,
             c_path: Vec::new(),
             feasibility: None,
             new_predicates: Vec::new(),
@@ -400,6 +406,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         if config.record_details {
             let printed = boolprog::print_bebop(&abs.program);
             record.boolean_program = printed.text;
+            record.abstract_program = Some(abs.program.clone());
             record.line_map = printed
                 .lines
                 .iter()
@@ -460,6 +467,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             return finish(outcome, &mut run, &predicates);
         };
         record.abstract_trace = model_check::format_trace(&abs.program, abstract_trace).lines().map(str::to_string).collect();
+        if config.record_details {
+            record.abstract_counterexample = Some(abstract_trace.clone());
+        }
         // refinement
         run.event(Phase::Refining, iteration, predicates.len());
         let c_path = match trace::trace_to_c_path(program, abstract_trace) {

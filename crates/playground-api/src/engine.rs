@@ -378,18 +378,24 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
             *slot = c_line(program, &lowered.index, at.proc.0, at.index);
         }
     }
-    let abstract_trace = record
-        .abstract_trace
-        .iter()
-        .map(|line| AbstractStep {
-            procedure: line.split(':').next().unwrap_or("").trim().to_string(),
-            bp_line: None,
-            c_line: None,
-            statement: line.clone(),
-            kind: String::new(),
-            valuation: Vec::new(),
-        })
-        .collect();
+    let abstract_trace = match (&record.abstract_program, &record.abstract_counterexample) {
+        (Some(bp), Some(trace)) => {
+            let printed = boolprog::print_bebop(bp);
+            abstract_steps(bp, &printed, trace, &|o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index))
+        }
+        _ => record
+            .abstract_trace
+            .iter()
+            .map(|line| AbstractStep {
+                procedure: line.split(':').next().unwrap_or("").trim().to_string(),
+                bp_line: None,
+                c_line: None,
+                statement: line.clone(),
+                kind: String::new(),
+                valuation: Vec::new(),
+            })
+            .collect(),
+    };
     let (feasibility, method, table) = match &record.feasibility {
         Some(f) => (
             f.verdict.clone(),

@@ -54,6 +54,27 @@ fn gallery_examples_give_their_verdicts() {
 }
 
 #[test]
+fn check_mode_counterexamples_are_structured_steps() {
+    let outcome = run_example("testdev");
+    let it = outcome.iterations.iter().find(|it| !it.abstract_trace.is_empty()).expect("a refined iteration");
+    let source = examples::by_id("testdev").expect("testdev").source;
+    // every step names its procedure and boolean line, most map to a C line, and all carry the
+    // valuation of the boolean variables in scope
+    assert!(it.abstract_trace.iter().all(|s| !s.procedure.is_empty() && !s.procedure.contains('#')));
+    assert!(it.abstract_trace.iter().filter(|s| s.bp_line.is_some()).count() * 2 > it.abstract_trace.len());
+    let mapped: Vec<u32> = it.abstract_trace.iter().filter_map(|s| s.c_line).collect();
+    assert!(!mapped.is_empty());
+    assert!(mapped.iter().all(|&l| l >= 1 && (l as usize) <= source.lines().count()));
+    assert!(it.abstract_trace.iter().any(|s| !s.valuation.is_empty()));
+    let bp_lines: Vec<&str> = it.boolean_program.text.lines().collect();
+    for step in &it.abstract_trace {
+        if let Some(l) = step.bp_line {
+            assert_eq!(bp_lines[l as usize - 1].trim(), step.statement, "the step's text is its boolean line");
+        }
+    }
+}
+
+#[test]
 fn partition_invariant_at_label_l_is_c2bps() {
     let outcome = run_example("partition");
     let at_l = outcome.invariants.iter().find(|i| i.location == "at L").expect("an invariant at label L");
