@@ -56,21 +56,42 @@ pub fn invariant_points(program: &Program) -> Vec<(StmtRef, InvariantPoint)> {
 /// coming from `at` (or from the next C statement that has one, along fall-through and
 /// single-target jumps), as a C formula.
 pub fn invariant_at(program: &Program, abs: &abstraction::Abstraction, mc: &model_check::Outcome, at: StmtRef) -> Option<Expr> {
+    candidate_statements(program, at).into_iter().find_map(|index| {
+        let inv = mc.invariants.iter().find(|inv| inv.origin.is_some_and(|o| o.proc == at.proc.0 && o.index == index))?;
+        Some(cubes_to_expr(abs, at.proc, &inv.cubes))
+    })
+}
+
+/// The C statements, in order, whose boolean statements may carry the invariant before `at`:
+/// `at` itself, then along fall-through and single-target jumps over statements that change
+/// nothing.
+fn candidate_statements(program: &Program, at: StmtRef) -> Vec<u32> {
     let proc = program.proc(at.proc);
     let mut index = at.index;
     let mut seen = Vec::new();
     loop {
-        let found = mc.invariants.iter().find(|inv| inv.origin.is_some_and(|o| o.proc == at.proc.0 && o.index == index));
-        if let Some(inv) = found {
-            return Some(cubes_to_expr(abs, at.proc, &inv.cubes));
-        }
         seen.push(index);
         let succ = proc.successors(index);
         match succ.as_slice() {
             [next] if !seen.contains(next) && !matches!(proc.body[index as usize].kind, StmtKind::Assume { .. } | StmtKind::Call { .. } | StmtKind::Assign { .. } | StmtKind::Havoc { .. } | StmtKind::Malloc { .. }) => index = *next,
-            _ => return None,
+            _ => return seen,
         }
     }
+}
+
+/// The boolean-program origins whose invariants [`program_point_invariants`] reads (so the model
+/// checker can skip printing all others).
+pub fn needed_origins(program: &Program) -> Vec<boolprog::Origin> {
+    let mut out = Vec::new();
+    for (at, _) in invariant_points(program) {
+        for index in candidate_statements(program, at) {
+            let o = boolprog::Origin { proc: at.proc.0, index };
+            if !out.contains(&o) {
+                out.push(o);
+            }
+        }
+    }
+    out
 }
 
 fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Vec<model_check::Literal>]) -> Expr {

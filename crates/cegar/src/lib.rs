@@ -327,11 +327,14 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     }
     let mut solver_config = solver::SolverConfig::c_semantics();
     solver_config.int_width = config.integer_width;
+    // a single hard SAT call must not overrun the budget either
+    solver_config.deadline = config.time_budget_ms.map(|b| run.start + std::time::Duration::from_millis(b));
     let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
     abstraction_config.max_cube_length = config.max_cube_length;
     abstraction_config.solver = solver_config.clone();
     let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
     let entry_name = program.proc(entry).name.clone();
+    let invariant_origins = invariants::needed_origins(program);
     let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
@@ -424,6 +427,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             max_bdd_nodes: config.max_bdd_nodes,
             time_budget_ms: config.time_budget_ms.map(|b| b.saturating_sub(run.elapsed_ms()).max(1)),
             compute_invariants: true,
+            invariant_origins: Some(invariant_origins.clone()),
             compute_trace: true,
             error_labels: Vec::new(),
             entry: Some(entry_name.clone()),

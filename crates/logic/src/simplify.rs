@@ -336,6 +336,9 @@ fn simplify_binary(op: BinaryOp, x: Expr, y: Expr, ty: &Type) -> Expr {
     let is_zero = |e: &Expr| e.as_const() == Some(0);
     let is_one = |e: &Expr| e.as_const() == Some(1);
     if x.ty == y.ty && x.ty.is_integer() {
+        if let Some(folded) = fold_offsets(op, &x, &y, ty) {
+            return folded;
+        }
         match op {
             Add | BitOr | BitXor | Sub | Shl | Shr if is_zero(&y) => return x,
             Add | BitOr | BitXor if is_zero(&x) => return y,
@@ -350,3 +353,35 @@ fn simplify_binary(op: BinaryOp, x: Expr, y: Expr, ty: &Type) -> Expr {
     }
     Expr::new(ExprKind::Binary(op, Box::new(x), Box::new(y)), ty.clone())
 }
+
+/// `(z ± c1) ± c2` → `z ± c` with the constants combined in the machine type (exact in
+/// two's complement), so that repeated unrollings give `k + 3` rather than `k + 1 + 1 + 1`.
+fn fold_offsets(op: BinaryOp, x: &Expr, y: &Expr, ty: &Type) -> Option<Expr> {
+    use BinaryOp::*;
+    let c2 = y.as_const()?;
+    if !matches!(op, Add | Sub) || x.ty != *ty {
+        return None;
+    }
+    let (w, s) = width_and_sign(ty)?;
+    let ExprKind::Binary(inner, z, c1) = &x.kind else { return None };
+    let c1 = c1.as_const()?;
+    if !matches!(inner, Add | Sub) || z.ty != *ty {
+        return None;
+    }
+    // the offset of x is ±c1; then add ±c2
+    let first = if *inner == Add { c1 } else { eval_binary(Sub, 0, c1, w, s) };
+    let total = eval_binary(op, first, c2, w, s);
+    if total == 0 {
+        return Some((**z).clone());
+    }
+    // print the smaller magnitude: k - 2 rather than k + 4294967294 (the same in two's complement)
+    let magnitude = |v: i128| if s { v.abs() } else { v.min((1i128 << w) - v) };
+    let negated = eval_binary(Sub, 0, total, w, s);
+    let use_sub = if s { total < 0 && negated > 0 } else { magnitude(total) < total };
+    Some(if use_sub {
+        Expr::binary(Sub, (**z).clone(), Expr::int(negated, ty.clone()))
+    } else {
+        Expr::binary(Add, (**z).clone(), Expr::int(total, ty.clone()))
+    })
+}
+

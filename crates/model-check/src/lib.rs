@@ -25,6 +25,9 @@ pub struct Config {
     pub time_budget_ms: Option<u64>,
     /// Compute the invariant at every statement when the program is safe.
     pub compute_invariants: bool,
+    /// When set, invariants only at the statements translated from these C statements (printing
+    /// reachable states as formulas is the costly part for programs with many predicates).
+    pub invariant_origins: Option<Vec<Origin>>,
     /// Compute an abstract counterexample when an assertion can fail.
     pub compute_trace: bool,
     /// Reaching a statement with one of these labels counts as an error too (e.g. `ERROR`).
@@ -40,6 +43,7 @@ impl Default for Config {
             max_bdd_nodes: 2_000_000,
             time_budget_ms: None,
             compute_invariants: true,
+            invariant_origins: None,
             compute_trace: true,
             error_labels: Vec::new(),
             entry: None,

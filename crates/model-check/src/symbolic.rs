@@ -10,6 +10,9 @@ use web_time::Instant;
 use crate::cfg::{self, Action, ProcCfg};
 use crate::{Config, Invariant, Literal, Outcome, Statistics, StepKind, Trace, TraceStep, Verdict};
 
+/// Reachable-state sets up to this many BDD nodes are printed as a minimised DNF.
+const INVARIANT_MINIMISE_NODES: usize = 24;
+
 const ENTRY: usize = 0;
 const CUR: usize = 1;
 const NEXT: usize = 2;
@@ -159,7 +162,7 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     } else if let Some(reason) = stop_reason {
         unknown(reason, diagnostics, statistics.clone())
     } else {
-        let invariants = if config.compute_invariants { engine.invariants() } else { Vec::new() };
+        let invariants = if config.compute_invariants { engine.invariants(config.invariant_origins.as_deref()) } else { Vec::new() };
         Outcome { verdict: Verdict::Safe, invariants, trace: None, statistics: statistics.clone(), diagnostics }
     };
     let mut outcome = outcome;
@@ -562,7 +565,7 @@ impl Engine {
 
     // ----- invariants -----
 
-    fn invariants(&self) -> Vec<Invariant> {
+    fn invariants(&self, only: Option<&[Origin]>) -> Vec<Invariant> {
         let mut out = Vec::new();
         for (p, proc_cfg) in self.cfgs.iter().enumerate() {
             let info = &self.info[p];
@@ -576,14 +579,24 @@ impl Engine {
                     hidden.push(self.enc.global[g][CUR]);
                 }
             }
+            // consecutive statements often have the same reachable states: print each set once
+            let mut seen: HashMap<Bdd, Vec<Vec<Literal>>> = HashMap::new();
             for (n, node) in proc_cfg.nodes.iter().enumerate() {
                 let Some(stmt) = node.stmt else { continue };
+                if let Some(only) = only {
+                    if !info.origins[stmt.0 as usize].is_some_and(|o| only.contains(&o)) {
+                        continue;
+                    }
+                }
                 let projected = self.path_edges[p][n].exists(&hidden);
                 let cubes: Vec<Vec<Literal>> = if projected.is_false() {
                     Vec::new()
+                } else if let Some(cubes) = seen.get(&projected) {
+                    cubes.clone()
                 } else {
-                    projected
-                        .to_optimized_dnf()
+                    // the minimised DNF reads best but costs far more on big state sets
+                    let dnf = if projected.size() <= INVARIANT_MINIMISE_NODES { projected.to_optimized_dnf() } else { projected.to_dnf() };
+                    let cubes: Vec<Vec<Literal>> = dnf
                         .iter()
                         .map(|clause| {
                             let mut lits: Vec<(usize, Literal)> = clause
@@ -597,7 +610,9 @@ impl Engine {
                             lits.sort_by_key(|(o, _)| *o);
                             lits.into_iter().map(|(_, l)| l).collect()
                         })
-                        .collect()
+                        .collect();
+                    seen.insert(projected, cubes.clone());
+                    cubes
                 };
                 let text = format_cubes(&cubes);
                 out.push(Invariant {

@@ -19,7 +19,8 @@ pub struct DiscoveredPredicate {
 /// (fresh inputs, variables of two procedures, constants).
 pub fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<DiscoveredPredicate> {
     let mut out: Vec<DiscoveredPredicate> = Vec::new();
-    for (step, condition) in candidates {
+    let projected = project_inputs(path, candidates);
+    for (step, condition) in candidates.iter().chain(&projected) {
         let mut parts = Vec::new();
         atoms(&simplify(condition), &mut parts);
         for atom in parts {
@@ -39,6 +40,24 @@ pub fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(u
                 }
             }
         }
+    }
+    out
+}
+
+/// What the conditions at each step say about program variables once the fresh input values
+/// they mention are eliminated (see [`crate::eliminate`]).
+fn project_inputs(path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<(usize, Expr)> {
+    let is_fresh = |v| path.is_fresh(v);
+    let mut steps: Vec<usize> = candidates.iter().map(|(s, _)| *s).collect();
+    steps.sort_unstable();
+    steps.dedup();
+    let mut out = Vec::new();
+    for step in steps {
+        let at: Vec<Expr> = candidates.iter().filter(|(s, _)| *s == step).map(|(_, e)| e.clone()).collect();
+        if !at.iter().any(|e| e.vars().into_iter().any(is_fresh)) {
+            continue;
+        }
+        out.extend(crate::eliminate::eliminate_fresh(&at, &is_fresh).into_iter().map(|e| (step, e)));
     }
     out
 }

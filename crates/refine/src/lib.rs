@@ -6,6 +6,7 @@
 //! `wp`, the Ω/Φ/Π rows of Fig 7.5 for `sp`) as display strings for the UI.
 
 pub mod discover;
+pub mod eliminate;
 pub mod newton;
 pub mod path;
 pub mod solve;

@@ -85,6 +85,8 @@ pub struct Encoder {
     /// constant addresses in use (variables and strings)
     used_constant_addresses: Vec<u128>,
     apps: HashMap<(String, usize, u32), Vec<Application>>,
+    /// Terms encoded so far (the deadline is checked every 256 of them).
+    encoded_terms: u64,
 }
 
 impl Encoder {
@@ -101,6 +103,7 @@ impl Encoder {
             field_addresses: HashMap::new(),
             used_constant_addresses: Vec::new(),
             apps: HashMap::new(),
+            encoded_terms: 0,
         }
     }
 
@@ -180,6 +183,11 @@ impl Encoder {
         }
         if let Some(b) = self.terms.get(e) {
             return Ok(b.clone());
+        }
+        self.encoded_terms += 1;
+        if self.encoded_terms % 256 == 0 && self.config.deadline.is_some_and(|d| web_time::Instant::now() >= d) {
+            // huge terms (e.g. weakest preconditions through many shifts) must not overrun the budget
+            return Err(Unsupported::new("the time budget ran out while encoding the formula"));
         }
         let bits = self.bits_uncached(e)?;
         self.terms.insert(e.clone(), bits.clone());

@@ -48,6 +48,10 @@ pub struct SolverConfig {
     /// clauses (satisfiable queries must assign every variable of the context, so unbounded
     /// growth makes them slower); 0 = never.
     pub recycle_after_clauses: u64,
+    /// Wall-clock deadline: a SAT call still running then gives up (the query answers
+    /// `Unknown`, which every client treats soundly). Only the `batsat` back end can be
+    /// interrupted inside a call.
+    pub deadline: Option<Instant>,
 }
 
 impl SolverConfig {
@@ -60,6 +64,7 @@ impl SolverConfig {
             cache: true,
             log_queries: false,
             recycle_after_clauses: 20_000,
+            deadline: None,
         }
     }
     /// All integers `width` bits wide.
@@ -119,7 +124,9 @@ pub struct Context {
 
 impl Context {
     pub fn new(program: &Program, config: &SolverConfig) -> Context {
-        let circuit = blast::Circuit::new(sat::new_backend(config.backend));
+        let mut backend = sat::new_backend(config.backend);
+        backend.set_deadline(config.deadline);
+        let circuit = blast::Circuit::new(backend);
         Context { encoder: encode::Encoder::new(program, config, circuit), sat_calls: 0, last: None }
     }
 
@@ -321,7 +328,7 @@ impl Solver {
             }
             _ => {
                 let (a, m) = self.solve_uncached(&key);
-                if config.cache {
+                if config.cache && !matches!(a, Answer::Unknown(_)) {
                     self.cache.insert(key.clone(), (a.clone(), m.clone()));
                 }
                 (a, m, false)
@@ -387,7 +394,14 @@ impl Solver {
                 (Answer::Yes, model)
             }
             SolveResult::Unsat => (Answer::No, Vec::new()),
-            SolveResult::Unknown => (Answer::Unknown("the SAT solver gave up".into()), Vec::new()),
+            SolveResult::Unknown => {
+                let why = if self.context.config().deadline.is_some_and(|d| Instant::now() >= d) {
+                    "the time budget ran out during a SAT call"
+                } else {
+                    "the SAT solver gave up"
+                };
+                (Answer::Unknown(why.into()), Vec::new())
+            }
         }
     }
 

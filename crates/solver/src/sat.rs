@@ -68,6 +68,9 @@ pub trait SatBackend {
     fn num_vars(&self) -> u32;
     fn num_clauses(&self) -> u64;
     fn kind(&self) -> BackendKind;
+    /// Makes later `solve` calls give up (`None`) once `deadline` has passed, where the back end
+    /// supports interruption.
+    fn set_deadline(&mut self, _deadline: Option<web_time::Instant>) {}
 }
 
 /// A new back end of the given kind.
@@ -144,6 +147,12 @@ impl SatBackend for BatsatBackend {
     }
     fn kind(&self) -> BackendKind {
         BackendKind::Batsat
+    }
+    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
+        if let Some(deadline) = deadline {
+            // checked at every conflict; reading the clock costs far less than a conflict
+            self.solver.cb_mut().set_stop(move || web_time::Instant::now() >= deadline);
+        }
     }
 }
 

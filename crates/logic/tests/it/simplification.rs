@@ -19,6 +19,26 @@ fn constant_folding_wraps_at_type_width() {
 }
 
 #[test]
+fn constant_offsets_combine() {
+    let mut b = Builder::new();
+    let k = b.var("k", Type::INT);
+    let plus = |e: &Expr, c: i128| bin(Add, e, &int(c));
+    let minus = |e: &Expr, c: i128| bin(Sub, e, &int(c));
+    assert_eq!(b.show(&simplify(&plus(&plus(&plus(&k, 1), 1), 1))), "k + 3");
+    assert_eq!(simplify(&minus(&plus(&k, 1), 1)), k);
+    assert_eq!(b.show(&simplify(&minus(&minus(&k, 1), 1))), "k - 2");
+    assert_eq!(b.show(&simplify(&plus(&minus(&k, 3), 1))), "k - 2");
+    // wrap-around at the type's width: (c + 100) + 100 on signed char is c - 56
+    let c = b.var("c", Type::CHAR);
+    let e = bin(Add, &bin(Add, &c, &Expr::int(100, Type::CHAR)), &Expr::int(100, Type::CHAR));
+    assert_eq!(b.show(&simplify(&e)), "c - 56");
+    // unsigned offsets print with the smaller magnitude
+    let u = b.var("u", Type::UINT);
+    let e = bin(Sub, &bin(Sub, &u, &Expr::int(1, Type::UINT)), &Expr::int(1, Type::UINT));
+    assert_eq!(b.show(&simplify(&e)), "u - 2");
+}
+
+#[test]
 fn boolean_and_address_rules() {
     let mut b = Builder::new();
     let x = b.var_taken("x", Type::INT);
