@@ -24,18 +24,27 @@
 //! - the exact strategy uses inconsistent valuations as don't-cares when minimising, runs each
 //!   enumeration in a fresh solver context, and enumerates the goals of one statement that have
 //!   the same cone together (each result is projected back, so it equals the separate one);
+//!   results are reused for a repeated (goal, cone, assumption), and for its negation with the
+//!   sides swapped (`assume(c)` / `assume(!c)` of one branch);
+//! - formulas that use pointers only by equality, dereference and field access are decided at a
+//!   small-model pointer width (see `width`): same answers, far cheaper SAT calls;
 //! - `E_f` follows C2BP §4.5.2 (no locals, no symbolic constants; the entry procedure has no
 //!   formal predicates); `E_r` is the union of C2BP's and the polymorphic paper's definitions,
 //!   keeping formals only when the procedure never modifies them (C2BP's footnote 4);
 //! - `E_u` uses a transitive mod-analysis of the callee (globals written, writes through
 //!   pointers, bodiless callees) with `orig` replacing possibly-changed locations by fresh
-//!   symbols `x_o` (polymorphic §4.4.3, §5.4).
+//!   symbols `x_o` (polymorphic §4.4.3, §5.4; `orig(&l) = &l`); global predicates are updated
+//!   after a call too when the returned value is assigned to what they mention;
+//! - `'*f` (the value of `*f` at entry, polymorphic §5.3) gets the binding predicate
+//!   `*'f == '*f`, made true by abstracting the entry statement `'f = f` as `'f, '*f := f, *f`;
+//!   at a call `γ('*f) = orig(*a)` for the actual `a`.
 
 pub mod bench;
 pub mod minimise;
 mod oracle;
 pub mod strengthen;
 mod translate;
+mod width;
 
 pub use strengthen::{
     CubeOutcome, Cube, Dnf, EnumeratedValuation, ExactRecord, Literal, QueryRecord, StrengthenCounters, Verdict, VisitedCube,

@@ -97,6 +97,18 @@ impl SolverOracle<'_> {
         let mut own;
         let context = match self.fresh_context {
             Some((program, config)) => {
+                // a small-model pointer width when the formulas only compare pointers
+                let mut formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).collect();
+                formulas.extend(goals.iter().copied());
+                formulas.extend(self.assumption);
+                let bits = crate::width::pointer_bits_for(program, &formulas, config.pointer_bits);
+                let narrowed;
+                let config = if bits == config.pointer_bits {
+                    config
+                } else {
+                    narrowed = solver::SolverConfig { pointer_bits: bits, ..config.clone() };
+                    &narrowed
+                };
                 own = solver::Context::new(program, config);
                 &mut own
             }

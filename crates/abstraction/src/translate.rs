@@ -72,6 +72,37 @@ struct Translator<'a> {
     slim: Program,
     /// When the time budget ends (queries after it answer Unknown: sound but coarse).
     deadline: Option<Instant>,
+    /// Exact strengthenings already computed (see [`StrengtheningKey`]).
+    memo: HashMap<StrengtheningKey, (Dnf, Dnf)>,
+    /// Solver sessions at small-model pointer widths, by width (see [`crate::width`]).
+    narrow_sessions: HashMap<u32, Solver>,
+}
+
+/// The solver session for a cube query over `formulas`: the configured one, or one at the
+/// small-model pointer width when the formulas only compare pointers (same answers, cheaper).
+fn session<'s>(
+    configured: &'s mut Solver,
+    narrow: &'s mut HashMap<u32, Solver>,
+    program: &Program,
+    config: &solver::SolverConfig,
+    formulas: &[&Expr],
+) -> &'s mut Solver {
+    let bits = crate::width::pointer_bits_for(program, formulas, config.pointer_bits);
+    if bits == config.pointer_bits {
+        return configured;
+    }
+    narrow.entry(bits).or_insert_with(|| Solver::new(program, &solver::SolverConfig { pointer_bits: bits, ..config.clone() }))
+}
+
+/// What an exact strengthening depends on: the goal, the side assumption and the cone's
+/// predicates with their cube-variable positions. Statements repeat these (e.g. `assume(c)`
+/// and `assume(!c)` of one branch ask for `F(c)`/`F(!c)` over the same predicates), so
+/// results are reused, with `F(ψ)` and `F(¬ψ)` swapped for the negated goal.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct StrengtheningKey {
+    goal: Expr,
+    assumption: Option<Expr>,
+    cone: Vec<(u32, Expr)>,
 }
 
 /// The boolean variables a strengthening may use and what each one means.
@@ -104,6 +135,8 @@ impl<'a> Translator<'a> {
             calls: Vec::new(),
             diagnostics: Vec::new(),
             fresh_counter: 0,
+            memo: HashMap::new(),
+            narrow_sessions: HashMap::new(),
             slim: Program {
                 vars: program.vars.clone(),
                 procs: Vec::new(),
@@ -140,20 +173,31 @@ impl<'a> Translator<'a> {
                 self.add_variable(pred, PredicateScope::Procedure(*proc), false);
             }
         }
-        // Binding predicates `f == 'f` for every symbolic constant used (polymorphic §4.4.1).
+        // Binding predicates `f == 'f` for every symbolic constant used (polymorphic §4.4.1),
+        // `*'f == '*f` for every `'*f` (§5.3, which also needs `f == 'f`).
         for proc in self.program.proc_ids() {
             let mut needed: Vec<(VarId, VarId)> = Vec::new();
             for &i in &self.local_vars[proc.0 as usize] {
                 for v in self.variables[i].predicate.vars() {
                     if let Some(VarKind::SymbolicConst { of, .. }) = self.var_kind(v) {
-                        if !needed.contains(&(of, v)) {
-                            needed.push((of, v));
+                        let mut pairs = vec![(of, v)];
+                        if self.deref_constant_of(v).is_some() {
+                            pairs.extend(self.program.symbolic_const_of(of).map(|c| (of, c)));
+                        }
+                        for pair in pairs {
+                            if !needed.contains(&pair) {
+                                needed.push(pair);
+                            }
                         }
                     }
                 }
             }
             for (formal, constant) in needed {
-                let f = Expr::var(formal, self.program.var(formal).ty.clone());
+                let mut f = Expr::var(formal, self.program.var(formal).ty.clone());
+                if self.deref_constant_of(constant).is_some() {
+                    let Some(entry) = self.program.symbolic_const_of(formal) else { continue };
+                    f = Expr::deref(Expr::var(entry, self.program.var(entry).ty.clone()));
+                }
                 let c = Expr::var(constant, self.program.var(constant).ty.clone());
                 let forward = Expr::eq(f.clone(), c.clone());
                 let backward = Expr::eq(c, f);
@@ -166,6 +210,36 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+    }
+
+    /// The formal `f` when `v` is the symbolic constant `'*f`, the value of `*f` at entry
+    /// (polymorphic §5.3): a symbolic constant of `f` whose type is `f`'s pointee type.
+    fn deref_constant_of(&self, v: VarId) -> Option<VarId> {
+        match self.var_kind(v)? {
+            VarKind::SymbolicConst { of, .. } => {
+                let ty = &self.program.vars.get(v.0 as usize)?.ty;
+                let formal_ty = &self.program.vars.get(of.0 as usize)?.ty;
+                (ty != formal_ty).then_some(of)
+            }
+            _ => None,
+        }
+    }
+
+    /// For the entry statement `'f = f` (which lowering emits first in every procedure): the
+    /// substitution `'*f ↦ *'f` that makes its abstraction the parallel assignment
+    /// `'f, '*f := f, *f` (polymorphic §5.3's `'*p := *'p`), so the binding predicate
+    /// `*'f == '*f` holds after it.
+    fn entry_rebinding(&self, lhs: &Expr, rhs: &Expr) -> Vec<(VarId, Expr)> {
+        let (ExprKind::Var(c), ExprKind::Var(f)) = (&lhs.kind, &rhs.kind) else { return Vec::new() };
+        match self.var_kind(*c) {
+            Some(VarKind::SymbolicConst { of, .. }) if of == *f && self.deref_constant_of(*c).is_none() => {}
+            _ => return Vec::new(),
+        }
+        (0..self.program.vars.len() as u32)
+            .map(VarId)
+            .filter(|&d| self.deref_constant_of(d) == Some(*f))
+            .map(|d| (d, Expr::deref(lhs.clone())))
+            .collect()
     }
 
     fn check_predicate(&mut self, pred: &Expr, proc: Option<ProcId>) -> Option<Expr> {
@@ -407,6 +481,39 @@ impl<'a> Translator<'a> {
         s
     }
 
+    /// Whether exact results may be reused (not when every strengthening is recorded for the
+    /// lattice view, which shows each enumeration).
+    fn memo_enabled(&self) -> bool {
+        self.config.strategy == Strategy::Exact && !self.config.record_lattices
+    }
+
+    fn memo_key(goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> StrengtheningKey {
+        let cone = logic::cone_of_influence(goal, &vars.interpretations)
+            .into_iter()
+            .filter_map(|i| Some((i as u32, vars.interpretations.get(i)?.clone())))
+            .collect();
+        StrengtheningKey { goal: goal.clone(), assumption: assumption.cloned(), cone }
+    }
+
+    /// A reused exact result for `goal` (simplified), or for its negation with the sides swapped.
+    fn memo_lookup(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
+        if !self.memo_enabled() {
+            return None;
+        }
+        if let Some(hit) = self.memo.get(&Self::memo_key(goal, assumption, vars)) {
+            return Some(hit.clone());
+        }
+        let negated = logic::simplify(&logic::negate(goal));
+        let (pos, neg) = self.memo.get(&Self::memo_key(&negated, assumption, vars))?.clone();
+        Some((neg, pos))
+    }
+
+    fn memo_store(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, result: &(Dnf, Dnf)) {
+        if self.memo_enabled() {
+            self.memo.insert(Self::memo_key(goal, assumption, vars), result.clone());
+        }
+    }
+
     /// `F(ψ)` and `F(¬ψ)` over `vars`.
     fn strengthen(&mut self, at: StmtRef, target: &str, goal: &Expr, vars: &CubeVariables) -> (Dnf, Dnf) {
         self.strengthen_under(at, target, goal, None, vars)
@@ -418,6 +525,12 @@ impl<'a> Translator<'a> {
         let goal = logic::simplify(goal);
         let shortcut = if assumption.is_some() { None } else { shortcut_for(&goal, vars) };
         let cone: Vec<u32> = logic::cone_of_influence(&goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
+        if shortcut.is_none() {
+            if let Some(hit) = self.memo_lookup(&goal, assumption, vars) {
+                self.statistics.cache_hits += 1;
+                return hit;
+            }
+        }
         let was_shortcut = shortcut.is_some();
         let result = match shortcut {
             Some((pos, neg)) => {
@@ -435,7 +548,12 @@ impl<'a> Translator<'a> {
             None => self.run_strategy(&goal, assumption, vars, &cone),
         };
         self.account(at, target, &goal, vars, &cone, was_shortcut, &result);
-        (result.goal, result.negated_goal)
+        let truncated = result.exact.as_ref().is_some_and(|e| e.truncated);
+        let pair = (result.goal, result.negated_goal);
+        if !was_shortcut && !truncated && self.deadline.is_none_or(|d| Instant::now() < d) {
+            self.memo_store(&goal, assumption, vars, &pair);
+        }
+        pair
     }
 
     /// The exact strategy for several goals of one statement with a single enumeration over
@@ -477,14 +595,20 @@ impl<'a> Translator<'a> {
             self.statistics.strengthenings += 1;
             let result = strengthen::exact_from_valuations(cone, valuations, Default::default(), &settings);
             self.account(at, name, goal, vars, cone, false, &result);
-            out.push((result.goal, result.negated_goal));
+            let pair = (result.goal, result.negated_goal);
+            self.memo_store(goal, None, vars, &pair);
+            out.push(pair);
         }
         Some(out)
     }
 
     fn run_strategy(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
         let settings = self.settings(false);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline };
+        let mut formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
+        formulas.push(goal);
+        formulas.extend(assumption);
+        let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
+        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => strengthen::exact_strengthen(cone, &mut oracle, &settings),
@@ -562,7 +686,9 @@ impl<'a> Translator<'a> {
             let settings = self.settings(true);
             let result = match self.config.strategy {
                 Strategy::Lattice => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
+                    let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
+                    let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
+                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
                     strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
                 }
                 Strategy::Exact => {
@@ -690,14 +816,26 @@ impl<'a> Translator<'a> {
         let visible = self.visible(at.proc);
         let vars = self.cube_variables(&visible);
         let mut items: Vec<(String, Expr, Option<Expr>)> = Vec::new();
+        let rebinding = match update {
+            Update::Assign(rhs) => self.entry_rebinding(lhs, rhs),
+            _ => Vec::new(),
+        };
         for (k, &i) in visible.iter().enumerate() {
-            let phi = self.variables[i].predicate.clone();
+            let original = self.variables[i].predicate.clone();
+            let phi = if rebinding.is_empty() {
+                original.clone()
+            } else {
+                logic::map_expr(&original, &mut |sub| match sub.kind {
+                    ExprKind::Var(v) => rebinding.iter().find(|(d, _)| *d == v).map(|(_, e)| e.clone()),
+                    _ => None,
+                })
+            };
             let value_expr = match update {
                 Update::Assign(rhs) => rhs.clone(),
                 Update::Havoc(fresh) | Update::Malloc(fresh) => fresh.clone(),
             };
             let unsimplified = logic::wp_assign_unsimplified(self.program, self.alias.as_ref(), lhs, &value_expr, &phi);
-            if unsimplified == phi {
+            if unsimplified == original {
                 continue;
             }
             // WP(s, φ); the fresh value of havoc/malloc is universally quantified (a free symbol
@@ -718,7 +856,10 @@ impl<'a> Translator<'a> {
         if self.config.strategy == Strategy::Exact {
             // One all-SAT enumeration for several predicates of the same statement.
             let joint: Vec<usize> = (0..items.len())
-                .filter(|&j| items[j].2.is_none() && shortcut_for(&logic::simplify(&items[j].1), &vars).is_none())
+                .filter(|&j| {
+                    let goal = logic::simplify(&items[j].1);
+                    items[j].2.is_none() && shortcut_for(&goal, &vars).is_none() && self.memo_lookup(&goal, None, &vars).is_none()
+                })
                 .collect();
             // only goals with the same cone of influence share an enumeration (a larger union
             // cone would multiply the valuations)
@@ -781,6 +922,12 @@ impl<'a> Translator<'a> {
     /// value before the call.
     fn orig(&self, e: &Expr, callee: ProcId, originals: &mut Vec<(Expr, Expr)>) -> Expr {
         logic::map_expr(e, &mut |sub| {
+            // `orig(&l) = &l`: the location's address, only the values it is computed from
+            // (`p` in `&p->f`, `i` in `&a[i]`) are read
+            if let ExprKind::AddrOf(l) = &sub.kind {
+                let address = self.orig_address(l, callee, originals);
+                return Some(Expr::new(ExprKind::AddrOf(Box::new(address)), sub.ty.clone()));
+            }
             if !sub.is_lvalue() || !sub.ty.is_scalar() || !self.possibly_affected(sub, callee) {
                 return None;
             }
@@ -795,6 +942,21 @@ impl<'a> Translator<'a> {
             originals.push((sub.clone(), o.clone()));
             Some(o)
         })
+    }
+
+    /// The lvalue `l` (whose address is taken) with `orig` applied to the values its address
+    /// depends on.
+    fn orig_address(&self, l: &Expr, callee: ProcId, originals: &mut Vec<(Expr, Expr)>) -> Expr {
+        let kind = match &l.kind {
+            ExprKind::Deref(p) => ExprKind::Deref(Box::new(self.orig(p, callee, originals))),
+            ExprKind::Field(base, f) => ExprKind::Field(Box::new(self.orig_address(base, callee, originals)), *f),
+            ExprKind::Index(base, i) => {
+                let base = self.orig_address(base, callee, originals);
+                ExprKind::Index(Box::new(base), Box::new(self.orig(i, callee, originals)))
+            }
+            _ => return l.clone(),
+        };
+        Expr::new(kind, l.ty.clone())
     }
 
     fn translate_call(&mut self, at: StmtRef, lhs: Option<&Expr>, callee: ProcId, args: &[Expr], temporaries: &mut Vec<String>) -> Vec<boolprog::Stmt> {
@@ -849,6 +1011,10 @@ impl<'a> Translator<'a> {
                 let gamma = logic::map_expr(&e, &mut |sub| match sub.kind {
                     ExprKind::Var(v) if returns.contains(&v) => Some(Expr::cast(vret.clone(), sub.ty.clone())),
                     ExprKind::Var(v) => match self.var_kind(v) {
+                        // γ('*f) = orig(*a), γ('f) = orig(a) (polymorphic §5.4)
+                        Some(VarKind::SymbolicConst { of, .. }) if self.deref_constant_of(v).is_some() => {
+                            actual_of(of).map(|a| self.orig(&logic::simplify(&Expr::deref(a)), callee, &mut originals))
+                        }
                         Some(VarKind::SymbolicConst { of, .. }) => actual_of(of).map(|a| self.orig(&a, callee, &mut originals)),
                         Some(VarKind::Formal(..)) => actual_of(v).map(|a| self.orig(&a, callee, &mut originals)),
                         _ => None,
@@ -877,13 +1043,12 @@ impl<'a> Translator<'a> {
         for (k, &i) in caller_visible.iter().enumerate() {
             let phi = self.variables[i].predicate.clone();
             hat_names.push(caller_vars.names[k].clone());
-            // Global predicates are kept up to date by the callee's abstraction; a callee
-            // without a body has none, so they are updated here like the caller's own.
-            if self.variables[i].scope == PredicateScope::Global && signature.has_body {
-                hat_interpretations.push(phi);
-                continue;
-            }
-            let original = self.orig(&phi, callee, &mut originals);
+            // Global predicates are kept up to date by the callee's abstraction (after the call
+            // they stand for themselves); a callee without a body has none, so they are updated
+            // here like the caller's own. Either may still change by the assignment of the
+            // returned value (`g = f()`, `*p = f()` with `p == &g`).
+            let kept_by_callee = self.variables[i].scope == PredicateScope::Global && signature.has_body;
+            let original = if kept_by_callee { phi.clone() } else { self.orig(&phi, callee, &mut originals) };
             let goal_changed = match lhs {
                 Some(l) => logic::wp_assign_unsimplified(self.program, self.alias.as_ref(), l, &vret, &phi) != phi,
                 None => false,

@@ -115,6 +115,7 @@ pub fn lower(source: &str, file_name: &str, options: &LowerOptions) -> (Option<P
         lowerer.long_bits = 32;
     }
     lower::lower_unit(&mut lowerer, &parse.unit);
+    predicates::add_deref_symbolic_constants(&mut lowerer.program);
     if lowerer.program.entry.is_none() {
         diagnostics.push(Diagnostic::warning(Span::at(0), format!("no `{}` procedure: the program has no entry point", options.entry)));
     }

@@ -7,6 +7,8 @@ use diagnostics::{Diagnostic, Span};
 use lang_c::ast;
 
 const SYMBOLIC_PREFIX: &str = "__predabs_symbolic_";
+/// `'*p` (the value of `*p` at entry, polymorphic predicate abstraction §5.3) is rewritten to this.
+const SYMBOLIC_DEREF_PREFIX: &str = "__predabs_symderef_";
 const WRAP_PREFIX: &str = "void __predabs_expression(void) { (";
 const WRAP_SUFFIX: &str = "\n); }\n";
 
@@ -168,6 +170,19 @@ fn rewrite_symbolic(text: &str) -> (String, Vec<(usize, i64)>) {
     let mut delta: i64 = 0;
     while i < bytes.len() {
         let c = bytes[i];
+        // `'*p`: the entry value of `*p` for a pointer formal `p`
+        if c == b'\'' && i + 2 < bytes.len() && bytes[i + 1] == b'*' && (bytes[i + 2].is_ascii_alphabetic() || bytes[i + 2] == b'_') {
+            let mut j = i + 2;
+            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+                j += 1;
+            }
+            out.push_str(SYMBOLIC_DEREF_PREFIX);
+            delta += SYMBOLIC_DEREF_PREFIX.len() as i64 - 2;
+            shifts.push((out.len(), delta));
+            out.push_str(&text[i + 2..j]);
+            i = j;
+            continue;
+        }
         if c == b'\'' && i + 1 < bytes.len() && (bytes[i + 1].is_ascii_alphabetic() || bytes[i + 1] == b'_') {
             let mut j = i + 1;
             while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
@@ -288,9 +303,25 @@ pub fn parse_expression(program: &Program, proc: Option<ProcId>, text: &str) -> 
             }
         }
     }
+    if let Some(p) = proc {
+        // `'*f` constants live outside the procedure's locals (see `add_deref_symbolic_constants`)
+        for (k, var) in program.vars.iter().enumerate() {
+            if let VarKind::SymbolicConst { proc: q, of } = var.kind {
+                let of_var = program.var(of);
+                if q == p && var.ty != of_var.ty {
+                    lowerer.bind(&format!("{SYMBOLIC_DEREF_PREFIX}{}", of_var.source_name), Binding::Var(c_ir::VarId(k as u32)));
+                    lowerer.bind(&format!("{SYMBOLIC_DEREF_PREFIX}{}", of_var.name), Binding::Var(c_ir::VarId(k as u32)));
+                }
+            }
+        }
+    }
     let value = lowerer.rvalue(expression);
     let mut diagnostics: Vec<Diagnostic> = lowerer.diagnostics.into_iter().map(fix).collect();
     for d in &mut diagnostics {
+        if d.message.contains(SYMBOLIC_DEREF_PREFIX) {
+            d.message = d.message.replace(SYMBOLIC_DEREF_PREFIX, "'*");
+        }
+        // (the prefixes are not prefixes of each other)
         if d.message.contains(SYMBOLIC_PREFIX) {
             d.message = d.message.replace(SYMBOLIC_PREFIX, "'");
         }
@@ -299,4 +330,33 @@ pub fn parse_expression(program: &Program, proc: Option<ProcId>, text: &str) -> 
         return (None, diagnostics);
     }
     (Some(value), diagnostics)
+}
+
+/// Adds, for every formal `p` of a pointer-to-scalar type, the symbolic constant `'*p` holding
+/// the value of `*p` at procedure entry (polymorphic predicate abstraction §5.3): a
+/// [`VarKind::SymbolicConst`] of `p` whose type is the pointee type (which tells it apart from
+/// `'p`). It is appended to the arena only — no procedure declares or initialises it — so
+/// programs run and print as before; the abstraction binds it at the entry statement `'p = p`.
+pub fn add_deref_symbolic_constants(program: &mut Program) {
+    let mut added = Vec::new();
+    for (index, proc) in program.procs.iter().enumerate() {
+        for &formal in &proc.formals {
+            let var = program.var(formal);
+            let Some(pointee) = var.ty.pointee() else { continue };
+            if !pointee.is_scalar() {
+                continue;
+            }
+            added.push(c_ir::Var {
+                name: format!("'*{}", var.name),
+                source_name: format!("'*{}", var.source_name),
+                ty: pointee.clone(),
+                kind: VarKind::SymbolicConst { proc: c_ir::ProcId(index as u32), of: formal },
+                span: var.span,
+                address_taken: false,
+            });
+        }
+    }
+    for var in added {
+        program.add_var(var);
+    }
 }

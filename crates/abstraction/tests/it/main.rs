@@ -1,8 +1,10 @@
 //! Integration tests of the abstraction: hand-built IR, the seeds' figures (golden files under
 //! `tests/abstraction/`), lattice/exact equivalence, soundness against the interpreter.
 
+mod calls;
 mod handmade;
 mod soundness;
+mod soundness_calls;
 mod support;
 mod figures;
 mod bench;
