@@ -2,7 +2,7 @@
 // `node --test` in tests/e2e (scripts/test.sh runs it after `trunk build`).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, open, engineVersion } from './harness.mjs';
+import { serveDist, launch, open, engineVersion, loadExample, runToVerdict } from './harness.mjs';
 
 let server, browser;
 
@@ -78,44 +78,34 @@ test('examples menu loads a program', async () => {
   await page.close();
 });
 
-test('demo replay: timeline, step back, boolean program linked to C lines both ways', async () => {
-  const { page, errors } = await open(browser.context, `${server.base}?demo`);
-  await page.locator('#verdict').waitFor({ timeout: 30000 });
-  assert.match(await page.locator('#verdict .verdict-label').textContent(), /SAFE/);
-  assert.equal(await page.locator('.timeline-entry').count(), 2);
-  assert.equal(await page.locator('#iteration-position').textContent(), '2 / 2');
-
-  // step back to iteration 1 and see its boolean program and infeasible counterexample
-  await page.click('#step-back');
-  assert.equal(await page.locator('#iteration-position').textContent(), '1 / 2');
+test('partition (engine run): SAFE, boolean program linked to C lines both ways', async () => {
+  const { page, errors } = await open(browser.context, server.base);
+  await engineVersion(page);
+  await loadExample(page, 'partition');
+  assert.equal(await runToVerdict(page), 'SAFE');
+  assert.equal(await page.locator('.timeline-entry').count(), 1);
+  assert.equal(await page.locator('#iteration-position').textContent(), '1 / 1');
   assert.match(await page.locator('.pane-bp h2').textContent(), /iteration 1/);
-  assert.match(await page.locator('#iteration-details').textContent(), /infeasible/);
-  assert.ok(!(await page.locator('#boolean-program').textContent()).includes('{curr->val>v}'));
 
-  // hover a boolean program line -> its C line lights up
-  const bpLine = page.locator('.bp-line', { hasText: '{prev==NULL} = true;' });
-  const cLine = await bpLine.getAttribute('data-c-line');
+  // the C line of `prev = NULL;` and a boolean line produced from it
+  const source = await page.locator('#source').inputValue();
+  const cLine = String(source.split('\n').findIndex((l) => l.includes('prev = NULL;')) + 1);
+  const bpLine = page.locator(`.bp-line[data-c-line="${cLine}"]`).first();
+  assert.match(await bpLine.textContent(), /prev == NULL/);
+
+  // hover the boolean line -> its C line lights up
   await bpLine.hover();
   assert.deepEqual(await page.locator('.gutter-line.lit').evaluateAll((els) => els.map((e) => e.dataset.line)), [cLine]);
   assert.match(await page.locator(`.code-line[data-line="${cLine}"]`).textContent(), /prev = NULL;/);
 
-  // hover the C line -> the boolean program lines it produced light up
+  // hover the C line -> the boolean lines it produced light up
   const box = await page.locator(`.code-line[data-line="${cLine}"]`).boundingBox();
   await page.mouse.move(box.x + 40, box.y + box.height / 2);
-  const lit = await page.locator('.bp-line.lit').allTextContents();
-  assert.ok(lit.length >= 1 && lit.every((t) => t.includes('prev')), JSON.stringify(lit));
-
-  // F10 steps forward again
-  await page.keyboard.press('F10');
-  assert.equal(await page.locator('#iteration-position').textContent(), '2 / 2');
+  const lit = await page.locator('.bp-line.lit').evaluateAll((els) => els.map((e) => e.dataset.cLine));
+  assert.ok(lit.length >= 1 && lit.every((l) => l === cLine), JSON.stringify(lit));
   assert.deepEqual(errors, []);
   await page.close();
 });
-
-async function loadExample(page, id) {
-  await page.click('#examples-button');
-  await page.click(`[data-example="${id}"]`);
-}
 
 test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-link a boolean line', async () => {
   const { page, errors } = await open(browser.context, server.base);
@@ -133,6 +123,11 @@ test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-lin
   assert.equal(await page.locator('#iteration-position').textContent(), `1 / ${n}`);
   assert.match(await page.locator('.pane-bp h2').textContent(), /iteration 1/);
   assert.ok(await page.locator('#boolean-program .bp-line').count() > 3);
+  // F10 steps forward, Shift+F10 back
+  await page.keyboard.press('F10');
+  assert.equal(await page.locator('#iteration-position').textContent(), `2 / ${n}`);
+  await page.keyboard.press('Shift+F10');
+  assert.equal(await page.locator('#iteration-position').textContent(), `1 / ${n}`);
 
   const linked = page.locator('#boolean-program .bp-line[data-c-line]').nth(2);
   const cLine = await linked.getAttribute('data-c-line');

@@ -80,3 +80,42 @@ export async function engineVersion(page) {
   await page.waitForFunction(() => /predabs engine/.test(document.querySelector('#engine-version')?.textContent ?? ''), null, { timeout: 30000 });
   return locator.textContent();
 }
+
+/** Opens a gallery example from the Examples menu. */
+export async function loadExample(page, id) {
+  await page.click('#examples-button');
+  await page.click(`[data-example="${id}"]`);
+}
+
+/** Picks a setting in the settings dialog (a select or a number input) and closes it. */
+export async function setOption(page, selector, value) {
+  await page.click('#settings-button');
+  if (await page.locator(`select${selector}`).count()) {
+    await page.selectOption(selector, value);
+  } else {
+    await page.fill(selector, value);
+    await page.locator(selector).dispatchEvent('change');
+  }
+  await page.keyboard.press('Escape');
+}
+
+/** Clicks Run and waits for the verdict; returns its label. */
+export async function runToVerdict(page, timeout = 120000) {
+  await page.click('#run');
+  await page.locator('#verdict').waitFor({ timeout });
+  return (await page.locator('#verdict .verdict-label').textContent()).trim();
+}
+
+/** Opens an explain tab (trace, lattice, wp, invariants, solver, notes) unless it is open. */
+export async function openTab(page, key) {
+  if ((await page.locator(`#tab-${key}`).getAttribute('aria-selected')) !== 'true') {
+    await page.click(`#tab-${key}`);
+  }
+  await page.locator(`#explain-${key}`).waitFor();
+}
+
+/** Chooses the explained statement by its C text in the statement picker. */
+export async function chooseStatement(page, cText) {
+  const value = await page.locator('#explain-statement option', { hasText: cText }).first().getAttribute('value');
+  await page.selectOption('#explain-statement', value);
+}

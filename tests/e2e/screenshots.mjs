@@ -3,7 +3,7 @@
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { serveDist, launch, open, engineVersion } from './harness.mjs';
+import { serveDist, launch, open, engineVersion, loadExample, setOption, runToVerdict, openTab, chooseStatement } from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(process.env.OUT_DIR ?? path.join(here, '../../docs/screenshots'));
@@ -55,11 +55,46 @@ try {
         await page.click('#examples-button');
         await shot(page, 'examples-light');
 
-        const { page: demo } = await open(b.context, `${server.base}?demo`);
-        await demo.locator('#verdict').waitFor();
-        await demo.click('#step-back');
-        await demo.locator('.bp-line', { hasText: '{prev==NULL} = {curr==NULL};' }).hover();
-        await shot(demo, 'demo-partition-light');
+        // explain views on real engine runs
+        const { page: ex } = await open(b.context, server.base);
+        await engineVersion(ex);
+        await loadExample(ex, 'partition');
+        await setOption(ex, '#opt-strategy', 'lattice');
+        await runToVerdict(ex);
+        await ex.locator('.bp-line', { hasText: '{prev == NULL}, {prev->val > v} := {curr == NULL}' }).click();
+        await openTab(ex, 'lattice');
+        await ex.click('.pred-choice[data-predicate="{prev == NULL}"]');
+        await ex.locator('#lattice-svg .cube[data-outcome="implies"]').click();
+        await ex.mouse.move(640, 795);
+        await shot(ex, 'lattice-partition-light');
+        await openTab(ex, 'wp');
+        await chooseStatement(ex, 'prev = curr;');
+        await shot(ex, 'wp-partition-light');
+        await openTab(ex, 'invariants');
+        await ex.locator('.invariant-row', { has: ex.locator('td', { hasText: /^at L$/ }) }).click();
+        await shot(ex, 'invariants-partition-light');
+        await openTab(ex, 'solver');
+        await shot(ex, 'solver-log-partition-light');
+        await openTab(ex, 'notes');
+        await shot(ex, 'lab-notes-partition-light');
+
+        await loadExample(ex, 'increment');
+        await runToVerdict(ex);
+        await openTab(ex, 'lattice');
+        await chooseStatement(ex, 'x = x + 1;');
+        await ex.click('.pred-choice[data-predicate="{x < 5}"]');
+        await shot(ex, 'lattice-increment-light');
+
+        await loadExample(ex, 'testdev');
+        await setOption(ex, '#opt-strategy', 'exact');
+        await runToVerdict(ex);
+        await ex.locator('.timeline-entry').nth(1).click();
+        await openTab(ex, 'trace');
+        await ex.locator('.feasibility-row.contradiction').scrollIntoViewIfNeeded();
+        await ex.locator('#abstract-trace .step-row').nth(4).click();
+        await ex.locator('.feasibility-row.contradiction').scrollIntoViewIfNeeded();
+        await ex.mouse.move(640, 795);
+        await shot(ex, 'trace-testdev-light');
 
         const { page: broken } = await open(b.context, `${server.base}#v1,broken-link`);
         await shot(broken, 'broken-share-link-light');

@@ -2,11 +2,7 @@
 //! [`FromWorker`] events. Pure Rust (no wasm types), so it runs natively in unit tests and
 //! inside the web worker in the browser.
 
-use crate::fixture;
-use crate::model::{
-    BoolLine, DiagnosticView, Feasibility, FeasibilityRow, FromWorker, IterationSnapshot, LineRange, Progress, Refinement,
-    RunKind, RunRequest, SeverityView, Strategy, ToWorker, TraceStep, Verdict,
-};
+use crate::model::{FromWorker, Progress, Refinement, RunKind, RunRequest, Strategy, ToWorker};
 use playground_api as api;
 
 /// Handles one request, calling `emit` for every event (in order).
@@ -14,7 +10,6 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
     match request {
         ToWorker::Version => emit(FromWorker::Version(version())),
         ToWorker::Run(req) => run(req, emit),
-        ToWorker::Demo => fixture::replay(emit),
     }
 }
 
@@ -104,102 +99,11 @@ pub fn api_request(req: &RunRequest) -> api::Request {
             },
             max_iterations: req.options.max_iterations,
             timeout_ms: req.options.time_budget_ms,
-            // The lattice/query explorer is not in the UI yet; recording slows runs down.
-            record_explanations: false,
+            // The explain views (lattices, WP, solver log) exist for Abstract mode; recording
+            // slows the abstraction down, so other modes skip it.
+            record_explanations: req.kind == RunKind::Abstract,
             ..api::Options::default()
         },
-    }
-}
-
-fn diagnostic(d: &api::DiagnosticData) -> DiagnosticView {
-    DiagnosticView {
-        severity: match d.severity {
-            api::Severity::Error => SeverityView::Error,
-            api::Severity::Warning => SeverityView::Warning,
-            api::Severity::Note => SeverityView::Note,
-        },
-        message: d.message.clone(),
-        line: d.line,
-        column: d.column,
-        end_line: d.end_line,
-        end_column: d.end_column,
-        help: d.help.clone(),
-        origin: d.origin.clone(),
-    }
-}
-
-/// Converts one iteration snapshot of `playground-api` into the UI's.
-pub fn snapshot(s: &api::IterationSnapshot) -> IterationSnapshot {
-    let boolean_program = s
-        .boolean_program
-        .text
-        .lines()
-        .enumerate()
-        .map(|(i, text)| BoolLine {
-            text: text.to_string(),
-            c_lines: s.boolean_program.c_lines.get(i).copied().flatten().map(LineRange::single),
-        })
-        .collect();
-    let abstract_trace = s
-        .abstract_trace
-        .iter()
-        .map(|step| TraceStep {
-            c_line: step.c_line.unwrap_or(0),
-            bp_line: step.bp_line,
-            text: step.statement.clone(),
-            values: step.valuation.iter().map(|(p, v)| (p.clone(), if *v { "T" } else { "F" }.to_string())).collect(),
-        })
-        .collect();
-    let feasibility = (!s.feasibility.is_empty()).then(|| Feasibility {
-        feasible: s.feasibility == "feasible",
-        method: s.feasibility_method.clone(),
-        rows: s
-            .feasibility_table
-            .iter()
-            .map(|r| FeasibilityRow {
-                c_line: r.c_line,
-                statement: r.statement.clone(),
-                columns: r.columns.clone(),
-                contradiction: r.contradiction,
-            })
-            .collect(),
-        explanation: String::new(),
-    });
-    let st = &s.statistics;
-    IterationSnapshot {
-        index: s.index,
-        predicates: s.predicates.clone(),
-        boolean_program,
-        abstract_trace,
-        feasibility,
-        new_predicates: s.new_predicates.clone(),
-        solver_calls: st.solver_queries,
-        elapsed_ms: (st.abstraction_ms + st.model_check_ms + st.refine_ms).round() as u64,
-    }
-}
-
-/// Converts the end of a run into the UI's verdict.
-pub fn verdict(o: &api::Outcome) -> Verdict {
-    match o.verdict {
-        api::Verdict::Safe => Verdict::Safe {
-            invariants: o
-                .invariants
-                .iter()
-                .map(|i| {
-                    let at = if i.location.is_empty() { i.procedure.clone() } else { format!("{} {}", i.procedure, i.location) };
-                    (i.c_line, format!("{at}: {}", i.formula))
-                })
-                .collect(),
-        },
-        api::Verdict::Unsafe => Verdict::Unsafe {
-            trace: o
-                .trace
-                .iter()
-                .map(|c| TraceStep { c_line: c.line, bp_line: None, text: c.statement.clone(), values: c.values.clone() })
-                .collect(),
-            inputs: o.inputs.clone(),
-        },
-        api::Verdict::Unknown => Verdict::Unknown { reason: o.reason.clone() },
     }
 }
 
@@ -217,17 +121,18 @@ fn run(req: RunRequest, emit: &mut dyn FnMut(FromWorker)) {
             solver_calls: solver_queries,
             elapsed_ms: start.elapsed().as_millis() as u64,
         })),
-        api::Event::Iteration { snapshot: s } => {
+        api::Event::Iteration { snapshot } => {
             sent_iterations += 1;
-            emit(FromWorker::IterationSnapshot(Box::new(snapshot(&s))));
+            emit(FromWorker::IterationSnapshot(snapshot));
         }
-        api::Event::Done { outcome } => {
-            emit(FromWorker::Diagnostics(outcome.diagnostics.iter().map(diagnostic).collect()));
+        api::Event::Done { mut outcome } => {
+            emit(FromWorker::Diagnostics(outcome.diagnostics.clone()));
             // Modes without streamed iterations (boolean programs) report them only here.
-            for s in outcome.iterations.iter().skip(sent_iterations) {
-                emit(FromWorker::IterationSnapshot(Box::new(snapshot(s))));
+            let iterations = std::mem::take(&mut outcome.iterations);
+            for s in iterations.into_iter().skip(sent_iterations) {
+                emit(FromWorker::IterationSnapshot(Box::new(s)));
             }
-            emit(FromWorker::Done(verdict(&outcome)));
+            emit(FromWorker::Done(outcome));
         }
     };
     let _ = api::run(&request, &mut on_event, &|| false);
@@ -271,6 +176,8 @@ mod tests {
         let req = RunRequest { kind: RunKind::Check, source: String::new(), predicates: String::new(), options: Default::default() };
         let ours = api_request(&req).options;
         assert_eq!(ours, api::Options { record_explanations: false, ..api::Options::default() });
+        let abstract_req = RunRequest { kind: RunKind::Abstract, ..req };
+        assert!(api_request(&abstract_req).options.record_explanations, "the explain views need them");
     }
 
     #[test]
@@ -283,7 +190,11 @@ mod tests {
             options: Default::default(),
         }));
         match events.last() {
-            Some(FromWorker::Done(Verdict::Unsafe { trace, .. })) => assert!(!trace.is_empty()),
+            Some(FromWorker::Done(outcome)) => {
+                assert_eq!(outcome.verdict, api::Verdict::Unsafe);
+                assert!(!outcome.trace.is_empty());
+                assert!(outcome.iterations.is_empty(), "iterations are streamed, not repeated");
+            }
             other => panic!("{other:?}"),
         }
         assert!(events.iter().any(|e| matches!(e, FromWorker::IterationSnapshot(_))));
@@ -298,15 +209,26 @@ mod tests {
             options: Default::default(),
         }));
         let diags = events.iter().find_map(|e| match e { FromWorker::Diagnostics(d) => Some(d.clone()), _ => None }).unwrap();
-        assert!(diags.iter().any(|d| d.line == 3 && d.severity == SeverityView::Error), "{diags:?}");
+        assert!(diags.iter().any(|d| d.line == 3 && d.severity == api::Severity::Error), "{diags:?}");
         assert!(matches!(events.last(), Some(FromWorker::Done(_) | FromWorker::Error(_))));
     }
 
     #[test]
-    fn demo_streams_snapshots_then_a_verdict() {
-        let events = collect(ToWorker::Demo);
-        let snapshots = events.iter().filter(|e| matches!(e, FromWorker::IterationSnapshot(_))).count();
-        assert!(snapshots >= 2);
-        assert!(matches!(events.last(), Some(FromWorker::Done(_))));
+    fn abstract_runs_carry_explanations() {
+        let example = playground_api::examples::by_id("increment").expect("increment");
+        let events = collect(ToWorker::Run(RunRequest {
+            kind: RunKind::Abstract,
+            source: example.source.into(),
+            predicates: example.predicates.into(),
+            options: Default::default(),
+        }));
+        let snapshot = events
+            .iter()
+            .find_map(|e| match e {
+                FromWorker::IterationSnapshot(s) => Some(s.clone()),
+                _ => None,
+            })
+            .expect("a snapshot");
+        assert!(snapshot.explanation.is_some_and(|e| !e.statements.is_empty()));
     }
 }

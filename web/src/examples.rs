@@ -19,11 +19,6 @@ pub fn mode_of(example: &Example) -> RunKind {
     }
 }
 
-/// The 1-based line of the first line of `source` containing `needle` (for building fixtures).
-pub fn line_of(source: &str, needle: &str) -> Option<u32> {
-    source.lines().position(|l| l.contains(needle)).map(|i| i as u32 + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -34,6 +29,5 @@ mod tests {
             assert!(by_id(id).is_some(), "{id}");
         }
         assert_eq!(mode_of(by_id("boolean-program").unwrap()), RunKind::ModelCheck);
-        assert_eq!(line_of("a\nb\n", "b"), Some(2));
     }
 }

@@ -6,14 +6,18 @@
 //! - [`engine`]: the worker's request handler (pure Rust, unit-tested natively);
 //! - [`worker`] / [`bridge`]: the two ends of the `postMessage` channel (JSON strings);
 //! - [`state`]: the single reducer-based app state shared through a context;
-//! - [`components`]: the panes; [`highlight`], [`share`], [`storage`], [`examples`], [`fixture`].
+//! - [`components`]: the panes and the explain views; [`highlight`], [`share`], [`storage`],
+//!   [`examples`]; pure helpers of the views: [`lattice`] (Hasse diagram layout), [`formula`]
+//!   (readable invariants), [`markdown`] (lab notes).
 
 pub mod bridge;
 pub mod components;
 pub mod engine;
 pub mod examples;
-pub mod fixture;
+pub mod formula;
 pub mod highlight;
+pub mod lattice;
+pub mod markdown;
 pub mod model;
 pub mod share;
 pub mod state;

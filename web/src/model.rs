@@ -1,14 +1,16 @@
 //! Plain data exchanged between the UI and the engine worker, and shown by the panes.
 //!
-//! These structs mirror what the engine (through `playground-api`) will send; the web app only
-//! renders them. Everything here is serde-serialisable (messages cross the worker boundary as
-//! JSON) and free of wasm types, so it is unit-tested natively.
+//! Requests are the UI's own (their options are what share links store); results are
+//! `playground-api`'s data types, used as they are. Everything here is serde-serialisable
+//! (messages cross the worker boundary as JSON) and free of wasm types, so it is unit-tested
+//! natively.
 //!
 //! Protocol: the UI posts one [`ToWorker`] at a time; the worker answers with a stream of
 //! [`FromWorker`] events. A [`ToWorker::Run`] produces zero or more `Progress` and
 //! `IterationSnapshot` events and ends with exactly one `Done` or `Error`. Cancelling means
 //! terminating the worker and spawning a fresh one (see `bridge.rs`).
 
+use playground_api as api;
 use serde::{Deserialize, Serialize};
 
 /// What the user asks the engine to do (the top bar's mode).
@@ -111,23 +113,21 @@ pub enum ToWorker {
     Version,
     /// Start a job; events follow.
     Run(RunRequest),
-    /// Replay canned data (the partition example of C2BP's paper) through the real protocol, so
-    /// the panes can be exercised before every engine stage exists. Reached with `?demo`.
-    Demo,
 }
 
-/// Messages from the worker to the UI.
+/// Messages from the worker to the UI. Results are `playground-api`'s own data (no copy).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FromWorker {
     /// The worker's wasm is loaded and it listens; sent once after spawning.
     Ready,
     Version(String),
     Progress(Progress),
-    /// Diagnostics for the current source (sent before anything else of a run).
-    Diagnostics(Vec<DiagnosticView>),
-    IterationSnapshot(Box<IterationSnapshot>),
-    Done(Verdict),
-    /// The run stopped without a verdict (unsupported input, internal error, missing stage).
+    /// Diagnostics for the current source (sent before the verdict).
+    Diagnostics(Vec<api::DiagnosticData>),
+    IterationSnapshot(Box<api::IterationSnapshot>),
+    /// The end of a run; its `iterations` are empty (they were streamed one by one).
+    Done(Box<api::Outcome>),
+    /// The run stopped without a verdict (unsupported input, internal error).
     Error(String),
 }
 
@@ -140,50 +140,6 @@ pub struct Progress {
     pub phase: String,
     pub solver_calls: u64,
     pub elapsed_ms: u64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SeverityView {
-    Error,
-    Warning,
-    Note,
-}
-
-/// A diagnostic with resolved 1-based line:column positions (end exclusive).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DiagnosticView {
-    pub severity: SeverityView,
-    pub message: String,
-    pub line: u32,
-    pub column: u32,
-    pub end_line: u32,
-    pub end_column: u32,
-    pub help: Option<String>,
-    /// Which text it is about: "source" or "predicates".
-    #[serde(default)]
-    pub origin: String,
-}
-
-impl DiagnosticView {
-    /// Converts an engine diagnostic, resolving its span against the source text.
-    pub fn from_diagnostic(d: &diagnostics::Diagnostic, index: &diagnostics::LineIndex) -> DiagnosticView {
-        let start = index.line_col(d.span.start);
-        let end = index.line_col(d.span.end);
-        DiagnosticView {
-            severity: match d.severity {
-                diagnostics::Severity::Error => SeverityView::Error,
-                diagnostics::Severity::Warning => SeverityView::Warning,
-                diagnostics::Severity::Note => SeverityView::Note,
-            },
-            message: d.message.clone(),
-            line: start.line,
-            column: start.column,
-            end_line: end.line,
-            end_column: end.column,
-            help: d.help.clone(),
-            origin: "source".into(),
-        }
-    }
 }
 
 /// An inclusive range of 1-based C source lines.
@@ -203,114 +159,24 @@ impl LineRange {
 }
 
 /// One line of boolean program text with the C lines it was produced from.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoolLine {
-    pub text: String,
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoolLine<'a> {
+    pub text: &'a str,
     pub c_lines: Option<LineRange>,
 }
 
-/// Predicates of one scope (`None` = global).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScopePredicates {
-    pub proc: Option<String>,
-    pub predicates: Vec<String>,
+/// The printed boolean program of a snapshot, line by line with its C partners.
+pub fn bool_lines(bp: &api::BooleanProgramText) -> Vec<BoolLine<'_>> {
+    bp.text
+        .lines()
+        .enumerate()
+        .map(|(i, text)| BoolLine { text, c_lines: bp.c_lines.get(i).copied().flatten().map(LineRange::single) })
+        .collect()
 }
 
-/// One step of an abstract or concrete trace.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TraceStep {
-    /// 1-based C line (0 = none).
-    pub c_line: u32,
-    /// 1-based line in the boolean program (abstract traces).
-    #[serde(default)]
-    pub bp_line: Option<u32>,
-    /// The statement as printed (C or boolean program).
-    pub text: String,
-    /// Values after the step, as `(name, value)`: predicates are `T`/`F`/`?` (abstract traces),
-    /// variables their concrete values (concrete traces).
-    pub values: Vec<(String, String)>,
-}
-
-/// One row of a feasibility table (WP condition threads, or SP's columns).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FeasibilityRow {
-    pub c_line: Option<u32>,
-    pub statement: String,
-    /// (column name, condition) pairs.
-    pub columns: Vec<(String, String)>,
-    /// The conditions became unsatisfiable here.
-    pub contradiction: bool,
-}
-
-/// Why an abstract counterexample was (in)feasible.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Feasibility {
-    pub feasible: bool,
-    /// "wp" or "sp".
-    pub method: String,
-    /// Along the trace, first to last.
-    pub rows: Vec<FeasibilityRow>,
-    /// A sentence for students (may be empty).
-    pub explanation: String,
-}
-
-/// Everything the UI shows about one CEGAR iteration.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct IterationSnapshot {
-    /// 1-based.
-    pub index: u32,
-    /// In C2BP's predicate-file syntax.
-    pub predicates: String,
-    pub boolean_program: Vec<BoolLine>,
-    /// Empty when the boolean program is safe.
-    pub abstract_trace: Vec<TraceStep>,
-    pub feasibility: Option<Feasibility>,
-    /// Predicates refinement added after this iteration (as written in the predicate file).
-    pub new_predicates: Vec<String>,
-    pub solver_calls: u64,
-    pub elapsed_ms: u64,
-}
-
-/// The final answer of a run.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Verdict {
-    /// With invariants `(C line, text)`.
-    Safe { invariants: Vec<(Option<u32>, String)> },
-    /// With the feasible C trace and concrete inputs (`name = value`).
-    Unsafe { trace: Vec<TraceStep>, inputs: Vec<String> },
-    Unknown { reason: String },
-}
-
-impl Verdict {
-    pub fn label(&self) -> &'static str {
-        match self {
-            Verdict::Safe { .. } => "SAFE",
-            Verdict::Unsafe { .. } => "UNSAFE",
-            Verdict::Unknown { .. } => "UNKNOWN",
-        }
-    }
-}
-
-/// Renders predicates in C2BP's predicate-file syntax (`global { .. }` and `proc { .. }`).
-pub fn format_predicates(scopes: &[ScopePredicates]) -> String {
-    let mut out = String::new();
-    for scope in scopes {
-        if scope.predicates.is_empty() {
-            continue;
-        }
-        out.push_str(scope.proc.as_deref().unwrap_or("global"));
-        out.push_str(" {\n");
-        for (i, p) in scope.predicates.iter().enumerate() {
-            out.push_str("  ");
-            out.push_str(p);
-            if i + 1 < scope.predicates.len() {
-                out.push(',');
-            }
-            out.push('\n');
-        }
-        out.push_str("}\n");
-    }
-    out
+/// Whether a snapshot's abstract counterexample was found spurious.
+pub fn is_spurious(it: &api::IterationSnapshot) -> bool {
+    it.feasibility.starts_with("infeasible")
 }
 
 /// Counts the predicates in a predicate file (items inside `scope { .. }` blocks).
@@ -355,7 +221,7 @@ mod tests {
         let text = serde_json::to_string(&req).unwrap();
         assert_eq!(serde_json::from_str::<ToWorker>(&text).unwrap(), req);
 
-        let ev = FromWorker::Done(Verdict::Unknown { reason: "budget".into() });
+        let ev = FromWorker::Progress(Progress { iteration: 2, phase: "abstract".into(), solver_calls: 7, elapsed_ms: 3 });
         let text = serde_json::to_string(&ev).unwrap();
         assert_eq!(serde_json::from_str::<FromWorker>(&text).unwrap(), ev);
     }
@@ -368,18 +234,6 @@ mod tests {
     }
 
     #[test]
-    fn predicates_print_in_c2bp_syntax() {
-        let scopes = vec![
-            ScopePredicates { proc: None, predicates: vec!["locked == 0".into()] },
-            ScopePredicates { proc: Some("partition".into()), predicates: vec!["curr == NULL".into(), "prev == NULL".into()] },
-        ];
-        assert_eq!(
-            format_predicates(&scopes),
-            "global {\n  locked == 0\n}\npartition {\n  curr == NULL,\n  prev == NULL\n}\n"
-        );
-    }
-
-    #[test]
     fn counts_predicates_in_a_file() {
         assert_eq!(count_predicates("global {\n  locked == 0\n}\nf { x > 0, y == 1,\n z }\n"), 4);
         assert_eq!(count_predicates(""), 0);
@@ -387,11 +241,11 @@ mod tests {
     }
 
     #[test]
-    fn diagnostic_positions_are_one_based() {
-        let text = "int x;\nint y = ;\n";
-        let index = diagnostics::LineIndex::new(text);
-        let d = diagnostics::Diagnostic::error(diagnostics::Span::new(15, 16), "expected expression");
-        let v = DiagnosticView::from_diagnostic(&d, &index);
-        assert_eq!((v.line, v.column, v.end_line, v.end_column), (2, 9, 2, 10));
+    fn boolean_lines_carry_their_c_lines() {
+        let bp = api::BooleanProgramText { text: "void main() begin\n  skip;\nend\n".into(), c_lines: vec![None, Some(4)] };
+        let lines = bool_lines(&bp);
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[1], BoolLine { text: "  skip;", c_lines: Some(LineRange::single(4)) });
+        assert_eq!(lines[2].c_lines, None);
     }
 }

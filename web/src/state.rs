@@ -3,8 +3,9 @@
 //! reducer itself is pure and unit-tested natively.
 
 use crate::examples::Example;
-use crate::model::{DiagnosticView, FromWorker, IterationSnapshot, LineRange, Options, Progress, RunKind, Verdict};
+use crate::model::{FromWorker, LineRange, Options, Progress, RunKind};
 use crate::share::Session;
+use playground_api as api;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -29,17 +30,78 @@ pub enum RunStatus {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunResults {
     pub status: RunStatus,
-    pub diagnostics: Vec<DiagnosticView>,
-    pub iterations: Vec<IterationSnapshot>,
-    pub verdict: Option<Verdict>,
-    /// The run replays hand-written demo data (`?demo`).
-    pub demo: bool,
+    pub diagnostics: Vec<api::DiagnosticData>,
+    pub iterations: Vec<api::IterationSnapshot>,
+    /// The end of the run (verdict, invariants, concrete trace); its `iterations` are empty.
+    pub outcome: Option<Box<api::Outcome>>,
 }
 
 impl Default for RunResults {
     fn default() -> RunResults {
-        RunResults { status: RunStatus::Idle, diagnostics: Vec::new(), iterations: Vec::new(), verdict: None, demo: false }
+        RunResults { status: RunStatus::Idle, diagnostics: Vec::new(), iterations: Vec::new(), outcome: None }
     }
+}
+
+/// The tabs of the explain panel under the panes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExplainTab {
+    Trace,
+    Lattice,
+    Wp,
+    Invariants,
+    Solver,
+    LabNotes,
+}
+
+impl ExplainTab {
+    pub const ALL: [ExplainTab; 6] =
+        [ExplainTab::Trace, ExplainTab::Lattice, ExplainTab::Wp, ExplainTab::Invariants, ExplainTab::Solver, ExplainTab::LabNotes];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            ExplainTab::Trace => "Trace",
+            ExplainTab::Lattice => "Cube lattice",
+            ExplainTab::Wp => "WP",
+            ExplainTab::Invariants => "Invariants",
+            ExplainTab::Solver => "Solver log",
+            ExplainTab::LabNotes => "Lab notes",
+        }
+    }
+    /// Used in element ids (`#tab-lattice`, `#explain-lattice`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ExplainTab::Trace => "trace",
+            ExplainTab::Lattice => "lattice",
+            ExplainTab::Wp => "wp",
+            ExplainTab::Invariants => "invariants",
+            ExplainTab::Solver => "solver",
+            ExplainTab::LabNotes => "notes",
+        }
+    }
+}
+
+/// What the explain views look at.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Explain {
+    /// The open tab (`None`: the panel is folded to its tab strip).
+    pub tab: Option<ExplainTab>,
+    /// Index into the selected iteration's `explanation.statements`.
+    pub statement: Option<usize>,
+    /// Index into that statement's `predicates`.
+    pub predicate: usize,
+    /// Index into the shown lattice's `cubes` (its query is shown).
+    pub cube: Option<usize>,
+    /// Index into the selected iteration's abstract trace.
+    pub trace_step: Option<usize>,
+}
+
+/// Lines pinned by a click (a trace step, a statement, an invariant): lit in both programs
+/// until something else is picked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Focus {
+    pub c_line: Option<u32>,
+    /// 1-based line of the selected iteration's boolean program.
+    pub bp_line: Option<u32>,
 }
 
 /// Which lines the pointer is on, for partner highlighting between C and the boolean program.
@@ -74,6 +136,8 @@ pub struct AppState {
     /// 1-based iteration to select when it arrives (from a share link); otherwise the newest
     /// iteration is followed while a run streams in.
     pub pending_selection: Option<u32>,
+    pub explain: Explain,
+    pub focus: Focus,
 }
 
 impl AppState {
@@ -88,6 +152,8 @@ impl AppState {
             popup: None,
             notice,
             pending_selection: session_selection(&session),
+            explain: Explain::default(),
+            focus: Focus::default(),
         }
     }
 
@@ -95,8 +161,24 @@ impl AppState {
         matches!(self.run.status, RunStatus::Running(_))
     }
 
-    pub fn selected_iteration(&self) -> Option<&IterationSnapshot> {
+    pub fn selected_iteration(&self) -> Option<&api::IterationSnapshot> {
         self.selected.and_then(|i| self.run.iterations.get(i))
+    }
+
+    /// The explanation data of the selected iteration (Abstract mode records it).
+    pub fn explanation(&self) -> Option<&api::explain::ExplanationData> {
+        self.selected_iteration().and_then(|it| it.explanation.as_ref())
+    }
+
+    /// The statement the explain views show.
+    pub fn explained_statement(&self) -> Option<&api::explain::StatementExplanation> {
+        self.explain.statement.and_then(|i| self.explanation()?.statements.get(i))
+    }
+
+    /// The predicate (of the explained statement) the lattice and WP views show.
+    pub fn explained_predicate(&self) -> Option<&api::explain::PredicateExplanation> {
+        let statement = self.explained_statement()?;
+        statement.predicates.get(self.explain.predicate).or(statement.predicates.first())
     }
 
     /// C lines to light up because the pointer is on their partner.
@@ -106,6 +188,11 @@ impl AppState {
             Hover::BoolLine(_, range) => range,
             Hover::None => None,
         }
+    }
+
+    /// The verdict's label once the run finished.
+    pub fn verdict_label(&self) -> Option<&'static str> {
+        self.run.outcome.as_ref().map(|o| o.verdict.as_str())
     }
 
     /// Whether boolean program line `index` (with C lines `range`) is lit.
@@ -127,8 +214,8 @@ pub enum Action {
     LoadExample(&'static Example),
     /// Replace the whole session (share link).
     LoadSession(Session),
-    /// A run was sent to the worker (`demo` = replaying fixture data).
-    RunStarted { demo: bool },
+    /// A run was sent to the worker.
+    RunStarted,
     Worker(FromWorker),
     WorkerRespawned,
     Cancelled,
@@ -142,6 +229,19 @@ pub enum Action {
     ClosePopup,
     Notice(String, bool),
     DismissNotice,
+    /// Open a tab of the explain panel (the open one again folds the panel).
+    ToggleTab(ExplainTab),
+    OpenTab(ExplainTab),
+    /// Explain a statement (index into the explanation's statements); pins its lines.
+    SelectStatement(usize),
+    /// Explain the statement of a boolean program line (1-based), if it has one; pins the line.
+    SelectBoolLine(u32),
+    SelectPredicate(usize),
+    SelectCube(Option<usize>),
+    /// A step of the abstract counterexample; pins its C and boolean lines.
+    SelectTraceStep(usize),
+    /// Pin lines directly (an invariant, a feasibility row).
+    Focus(Focus),
 }
 
 impl Reducible for AppState {
@@ -177,6 +277,8 @@ impl Reducible for AppState {
                 s.selected = None;
                 s.popup = None;
                 s.hover = Hover::None;
+                s.focus = Focus::default();
+                s.explain = Explain { tab: s.explain.tab, ..Explain::default() };
             }
             Action::LoadSession(session) => {
                 s.pending_selection = session_selection(&session);
@@ -184,10 +286,12 @@ impl Reducible for AppState {
                 s.run = RunResults::default();
                 s.selected = None;
             }
-            Action::RunStarted { demo } => {
-                s.run = RunResults { status: RunStatus::Running(Progress::default()), demo, ..RunResults::default() };
+            Action::RunStarted => {
+                s.run = RunResults { status: RunStatus::Running(Progress::default()), ..RunResults::default() };
                 s.selected = None;
                 s.hover = Hover::None;
+                s.focus = Focus::default();
+                s.explain = Explain { tab: s.explain.tab, ..Explain::default() };
             }
             Action::Worker(event) => apply_event(&mut s, event),
             Action::WorkerRespawned => s.worker = WorkerStatus::Starting,
@@ -206,6 +310,11 @@ impl Reducible for AppState {
             Action::Select(i) => {
                 if i < s.run.iterations.len() {
                     s.pending_selection = None;
+                    if s.selected != Some(i) {
+                        s.explain.trace_step = None;
+                        s.explain.cube = None;
+                        s.focus = Focus::default();
+                    }
                     s.selected = Some(i);
                     s.session.selected_iteration = Some(i as u32 + 1);
                 }
@@ -230,9 +339,46 @@ impl Reducible for AppState {
             Action::ClosePopup => s.popup = None,
             Action::Notice(text, error) => s.notice = Some((text, error)),
             Action::DismissNotice => s.notice = None,
+            Action::ToggleTab(tab) => s.explain.tab = if s.explain.tab == Some(tab) { None } else { Some(tab) },
+            Action::OpenTab(tab) => s.explain.tab = Some(tab),
+            Action::SelectStatement(i) => select_statement(&mut s, i),
+            Action::SelectBoolLine(line) => {
+                let index = s.explanation().and_then(|e| e.statements.iter().position(|st| st.bp_line == Some(line)));
+                let c_line = s
+                    .selected_iteration()
+                    .and_then(|it| it.boolean_program.c_lines.get((line as usize).checked_sub(1)?).copied().flatten());
+                match index {
+                    Some(i) => select_statement(&mut s, i),
+                    None => s.focus = Focus { c_line, bp_line: Some(line) },
+                }
+            }
+            Action::SelectPredicate(i) => {
+                s.explain.predicate = i;
+                s.explain.cube = None;
+            }
+            Action::SelectCube(cube) => s.explain.cube = cube,
+            Action::SelectTraceStep(k) => {
+                if let Some(step) = s.selected_iteration().and_then(|it| it.abstract_trace.get(k)) {
+                    s.focus = Focus { c_line: step.c_line, bp_line: step.bp_line };
+                    s.explain.trace_step = Some(k);
+                }
+            }
+            Action::Focus(focus) => s.focus = focus,
         }
         Rc::new(s)
     }
+}
+
+fn select_statement(s: &mut AppState, i: usize) {
+    let Some(statement) = s.explanation().and_then(|e| e.statements.get(i)) else { return };
+    let focus = Focus { c_line: statement.c_line, bp_line: statement.bp_line };
+    // keep the predicate when the new statement has one of the same name
+    let predicate_name = s.explained_predicate().map(|p| p.predicate.clone());
+    let predicate = predicate_name.and_then(|n| statement.predicates.iter().position(|p| p.predicate == n)).unwrap_or(0);
+    s.focus = focus;
+    s.explain.statement = Some(i);
+    s.explain.predicate = predicate;
+    s.explain.cube = None;
 }
 
 fn session_selection(session: &Session) -> Option<u32> {
@@ -259,8 +405,8 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                 _ => last,
             });
         }
-        FromWorker::Done(verdict) => {
-            s.run.verdict = Some(verdict);
+        FromWorker::Done(outcome) => {
+            s.run.outcome = Some(outcome);
             s.run.status = RunStatus::Finished;
         }
         FromWorker::Error(message) => {
@@ -278,29 +424,75 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fixture;
 
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
     }
 
-    #[test]
-    fn demo_run_selects_latest_iteration_and_finishes() {
-        let mut s = AppState::new(Session::default(), None);
-        s = reduce(s, Action::RunStarted { demo: true });
-        assert!(s.is_running());
-        for e in fixture::events() {
+    /// A real engine run of a gallery example, as the worker would stream it.
+    fn engine_events(id: &str, kind: RunKind) -> Vec<FromWorker> {
+        let example = crate::examples::by_id(id).expect("example");
+        let mut events = Vec::new();
+        crate::engine::handle(
+            crate::model::ToWorker::Run(crate::model::RunRequest {
+                kind,
+                source: example.source.into(),
+                predicates: example.predicates.into(),
+                options: Options { strategy: crate::model::Strategy::Lattice, ..Options::default() },
+            }),
+            &mut |e| events.push(e),
+        );
+        events
+    }
+
+    fn finished(id: &str, kind: RunKind) -> AppState {
+        let mut s = reduce(AppState::new(Session::default(), None), Action::RunStarted);
+        for e in engine_events(id, kind) {
             s = reduce(s, Action::Worker(e));
         }
+        s
+    }
+
+    #[test]
+    fn a_run_selects_the_latest_iteration_and_steps_back_and_forth() {
+        let mut s = finished("testdev", RunKind::Check);
         assert_eq!(s.run.status, RunStatus::Finished);
-        assert_eq!(s.selected, Some(s.run.iterations.len() - 1));
-        s = reduce(s, Action::StepBack);
-        assert_eq!(s.selected, Some(0));
-        s = reduce(s, Action::StepBack);
+        assert_eq!(s.verdict_label(), Some("UNSAFE"));
+        let n = s.run.iterations.len();
+        assert!(n >= 2);
+        assert_eq!(s.selected, Some(n - 1));
+        for _ in 0..n {
+            s = reduce(s, Action::StepBack);
+        }
         assert_eq!(s.selected, Some(0));
         assert_eq!(s.session.selected_iteration, Some(1));
         s = reduce(s, Action::StepForward);
         assert_eq!(s.selected, Some(1));
+    }
+
+    #[test]
+    fn a_trace_step_pins_its_c_and_boolean_lines() {
+        let mut s = finished("testdev", RunKind::Check);
+        let i = s.run.iterations.iter().position(crate::model::is_spurious).expect("a spurious iteration");
+        s = reduce(s, Action::Select(i));
+        let k = s.run.iterations[i].abstract_trace.iter().position(|st| st.c_line.is_some() && st.bp_line.is_some()).unwrap();
+        s = reduce(s, Action::SelectTraceStep(k));
+        let step = &s.run.iterations[i].abstract_trace[k];
+        assert_eq!(s.focus, Focus { c_line: step.c_line, bp_line: step.bp_line });
+        assert_eq!(s.explain.trace_step, Some(k));
+    }
+
+    #[test]
+    fn clicking_a_boolean_line_explains_its_statement() {
+        let mut s = finished("partition", RunKind::Abstract);
+        let explanation = s.explanation().expect("Abstract runs record explanations").clone();
+        let (i, st) = explanation.statements.iter().enumerate().find(|(_, st)| st.c_statement == "prev = curr;").unwrap();
+        s = reduce(s, Action::SelectBoolLine(st.bp_line.unwrap()));
+        assert_eq!(s.explain.statement, Some(i));
+        assert_eq!(s.focus.c_line, st.c_line);
+        let k = st.predicates.iter().position(|p| p.predicate == "{prev == NULL}").unwrap();
+        s = reduce(s, Action::SelectPredicate(k));
+        assert_eq!(s.explained_predicate().map(|p| p.assigned.as_str()), Some("choose({curr == NULL}, !{curr == NULL})"));
     }
 
     #[test]
@@ -319,10 +511,19 @@ mod tests {
         let s = AppState::new(Session::default(), None);
         let s = reduce(s, Action::Cancelled);
         assert_eq!(s.run.status, RunStatus::Idle);
-        let s = reduce(reduce(s, Action::RunStarted { demo: false }), Action::Cancelled);
+        let s = reduce(reduce(s, Action::RunStarted), Action::Cancelled);
         assert_eq!(s.run.status, RunStatus::Cancelled);
         // late events of the terminated worker are ignored
         let s = reduce(s, Action::Worker(FromWorker::Progress(Progress { iteration: 3, ..Progress::default() })));
         assert_eq!(s.run.status, RunStatus::Cancelled);
+    }
+
+    #[test]
+    fn the_explain_tab_toggles() {
+        let s = AppState::new(Session::default(), None);
+        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
+        assert_eq!(s.explain.tab, Some(ExplainTab::Lattice));
+        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
+        assert_eq!(s.explain.tab, None);
     }
 }

@@ -22,7 +22,7 @@ pub(crate) fn lower_options(options: &Options) -> c_front::LowerOptions {
 }
 
 /// Lowers the request's C source; `Err` carries the outcome to return (diagnostics).
-pub(crate) fn lower_request(request: &Request) -> Result<LoweredSource, Outcome> {
+pub(crate) fn lower_request(request: &Request) -> Result<LoweredSource, Box<Outcome>> {
     let file_name = if request.file_name.is_empty() { "input.c" } else { &request.file_name };
     let (program, diagnostics) = c_front::lower(&request.source, file_name, &lower_options(&request.options));
     let data = diagnostics_data(&diagnostics, file_name, &request.source, "source");
@@ -30,7 +30,7 @@ pub(crate) fn lower_request(request: &Request) -> Result<LoweredSource, Outcome>
         Some(program) if !has_error(&data) => {
             Ok(LoweredSource { program, index: LineIndex::new(&request.source), diagnostics: data })
         }
-        _ => Err(empty_outcome(Verdict::Unknown, "the C program has errors", data)),
+        _ => Err(Box::new(empty_outcome(Verdict::Unknown, "the C program has errors", data))),
     }
 }
 
@@ -127,6 +127,8 @@ fn lattice_data(record: &abstraction::LatticeRecord) -> LatticeData {
         outside_cone: record.outside_cone.iter().map(name).collect(),
         cubes,
         result: format!("F(ψ) = {}   F(¬ψ) = {}", record.goal_result, record.negated_goal_result),
+        goal_result: record.goal_result.clone(),
+        negated_goal_result: record.negated_goal_result.clone(),
         exact,
     }
 }
@@ -153,8 +155,8 @@ pub(crate) fn explanation_data(
             .iter()
             .find(|l| l.origin == Some(boolprog::Origin { proc: at.proc.0, index: at.index }))
             .map(|l| l.line);
-        let entry = match statements.iter().position(|s| s.c_statement == c_statement && s.bp_line == bp_line) {
-            Some(i) => &mut statements[i],
+        let index = match statements.iter().position(|s| s.c_statement == c_statement && s.bp_line == bp_line) {
+            Some(i) => i,
             None => {
                 let call_notes = abs
                     .calls
@@ -185,13 +187,16 @@ pub(crate) fn explanation_data(
                     call_notes,
                     predicates: Vec::new(),
                 });
-                statements.last_mut().expect("just pushed")
+                statements.len() - 1
             }
         };
+        let entry = &mut statements[index];
         let positive = lattice_data(record);
         for visited in &record.lattice {
             for q in &visited.queries {
                 solver_log.push(QueryData {
+                    statement: index as u32,
+                    predicate: record.target.clone(),
                     formula: q.text.clone(),
                     answer: verdict_name(q.answer).to_string(),
                     micros: q.micros as f64,
@@ -261,7 +266,7 @@ fn abstraction_statistics(stats: &abstraction::Statistics) -> Statistics {
 pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
     let lowered = match lower_request(request) {
         Ok(l) => l,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let (predicates, predicate_diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
     let mut diagnostics = lowered.diagnostics.clone();
@@ -368,6 +373,32 @@ fn scoped_predicates_text(program: &Program, predicates: &[cegar::ScopedPredicat
     cegar::format_predicates(program, predicates)
 }
 
+/// Names the conditions of one feasibility row: `wp` threads are columns `wp`; NEWTON's `sp`
+/// strings (`Ω: x ↦ 1; Π: ⟨x, 0⟩`) are split into their `Ω`, `Φ` and `Π` parts.
+pub(crate) fn feasibility_columns(method: cegar::RefinementMethod, conditions: &[String]) -> Vec<(String, String)> {
+    let mut columns = Vec::new();
+    for condition in conditions {
+        match method {
+            cegar::RefinementMethod::Wp => columns.push(("wp".to_string(), condition.clone())),
+            cegar::RefinementMethod::Sp => {
+                for part in condition.split("; ") {
+                    let named = ["Ω", "Φ", "Π"].iter().find_map(|n| part.strip_prefix(&format!("{n}: ")).map(|rest| (n.to_string(), rest.to_string())));
+                    match (named, columns.last_mut()) {
+                        (Some(column), _) => columns.push(column),
+                        // a "; " inside a value: glue it back to the previous column
+                        (None, Some((_, value))) => {
+                            value.push_str("; ");
+                            value.push_str(part);
+                        }
+                        (None, None) => columns.push((String::new(), part.to_string())),
+                    }
+                }
+            }
+        }
+    }
+    columns
+}
+
 /// Converts one CEGAR iteration record to a snapshot.
 fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) -> IterationSnapshot {
     let program = &lowered.program;
@@ -405,11 +436,14 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
             },
             f.table
                 .iter()
-                .map(|row| FeasibilityRow {
-                    c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
-                    statement: row.statement.clone(),
-                    columns: row.conditions.iter().map(|c| (String::new(), c.clone())).collect(),
-                    contradiction: row.conditions.iter().any(|c| c.trim() == "false"),
+                .map(|row| {
+                    let columns = feasibility_columns(f.method, &row.conditions);
+                    FeasibilityRow {
+                        c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
+                        statement: row.statement.clone(),
+                        contradiction: columns.iter().any(|(_, c)| c.trim() == "false"),
+                        columns,
+                    }
                 })
                 .collect(),
         ),
@@ -440,7 +474,7 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
 pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
     let lowered = match lower_request(request) {
         Ok(l) => l,
-        Err(outcome) => return outcome,
+        Err(outcome) => return *outcome,
     };
     let mut config = cegar_config(&request.options);
     let (user_predicates, predicate_diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
@@ -515,5 +549,26 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         inputs,
         statistics,
         elapsed_ms: result.statistics.time_ms as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::feasibility_columns;
+    use cegar::RefinementMethod;
+
+    #[test]
+    fn sp_conditions_split_into_omega_phi_pi() {
+        let columns = feasibility_columns(RefinementMethod::Sp, &["Ω: locked ↦ 1; Π: ⟨locked, 0⟩".to_string(), "Φ: false".to_string()]);
+        assert_eq!(
+            columns,
+            vec![
+                ("Ω".to_string(), "locked ↦ 1".to_string()),
+                ("Π".to_string(), "⟨locked, 0⟩".to_string()),
+                ("Φ".to_string(), "false".to_string()),
+            ]
+        );
+        let wp = feasibility_columns(RefinementMethod::Wp, &["x != 0; y".to_string()]);
+        assert_eq!(wp, vec![("wp".to_string(), "x != 0; y".to_string())]);
     }
 }

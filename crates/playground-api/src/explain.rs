@@ -33,8 +33,14 @@ pub struct LatticeData {
     /// Predicates outside the cone.
     pub outside_cone: Vec<String>,
     pub cubes: Vec<CubeData>,
-    /// The resulting `F(target)` as a formula over boolean variables.
+    /// The resulting `F(target)` and `F(¬target)` in one line (`F(ψ) = …   F(¬ψ) = …`).
     pub result: String,
+    /// `F(ψ)`: the disjunction of the cubes that imply the target.
+    #[serde(default)]
+    pub goal_result: String,
+    /// `F(¬ψ)`: the disjunction of the cubes that imply its negation.
+    #[serde(default)]
+    pub negated_goal_result: String,
     pub exact: Option<ExactData>,
 }
 
@@ -69,6 +75,12 @@ pub struct StatementExplanation {
 /// One solver query.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct QueryData {
+    /// Index into [`ExplanationData::statements`] of the statement that asked it.
+    #[serde(default)]
+    pub statement: u32,
+    /// The boolean variable whose strengthening asked it.
+    #[serde(default)]
+    pub predicate: String,
     pub formula: String,
     pub answer: String,
     pub micros: f64,

@@ -2,11 +2,10 @@
 //! (run, step, cancel, reset, share, download), keyboard shortcuts and persistence.
 
 use super::{boolprog::BoolProgPane, editor::Editor, footer::Footer, predicates::PredicatesPane};
-use super::{timeline::TimelinePane, topbar::TopBar, Commands};
+use super::{explain::ExplainPanel, timeline::TimelinePane, topbar::TopBar, Commands};
 use crate::bridge::EngineBridge;
-use crate::examples;
 use crate::model::{RunKind, RunRequest, ToWorker};
-use crate::share::{self, Session};
+use crate::share;
 use crate::state::{Action, AppState, Popup};
 use crate::storage;
 use std::cell::RefCell;
@@ -15,25 +14,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// Whether the page was opened with `?demo` (replay the hand-written partition run).
-fn demo_requested() -> bool {
-    web_sys::window()
-        .and_then(|w| w.location().search().ok())
-        .is_some_and(|q| q.trim_start_matches('?').split('&').any(|p| p == "demo" || p.starts_with("demo=")))
-}
-
 /// The initial session: a share link wins over local storage, which wins over the default.
 fn initial_state() -> (AppState, bool) {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    if demo_requested() {
-        let session = Session {
-            source: playground_api::examples::PARTITION.into(),
-            predicates: examples::by_id("partition").map_or(String::new(), |e| e.predicates.to_string()),
-            example: Some("partition".into()),
-            ..Session::default()
-        };
-        return (AppState::new(session, None), true);
-    }
     match share::decode(&hash) {
         Ok(Some(session)) => (AppState::new(session, Some(("Opened a shared session.".into(), false))), true),
         Ok(None) => (AppState::new(storage::load().unwrap_or_default(), None), false),
@@ -95,7 +78,7 @@ pub fn app() -> Html {
         Callback::from(move |a: Action| state.dispatch(a))
     };
 
-    // Start the worker once; re-run a shared session (or the demo) straight away.
+    // Start the worker once; re-run a shared session straight away.
     let run = {
         let (state, bridge) = (state.clone(), bridge.clone());
         let dispatch = dispatch.clone();
@@ -106,19 +89,14 @@ pub fn app() -> Html {
             if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
                 spawn_engine(&bridge, dispatch.clone());
             }
-            let demo = state.run.demo || demo_requested();
-            let request = if demo {
-                ToWorker::Demo
-            } else {
-                let s = &state.session;
-                ToWorker::Run(RunRequest {
-                    kind: s.mode,
-                    source: if s.mode == RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
-                    predicates: s.predicates.clone(),
-                    options: s.options.clone(),
-                })
-            };
-            dispatch.emit(Action::RunStarted { demo });
+            let s = &state.session;
+            let request = ToWorker::Run(RunRequest {
+                kind: s.mode,
+                source: if s.mode == RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
+                predicates: s.predicates.clone(),
+                options: s.options.clone(),
+            });
+            dispatch.emit(Action::RunStarted);
             if let Some(b) = bridge.borrow().as_ref() {
                 b.send(&request);
             }
@@ -185,9 +163,8 @@ pub fn app() -> Html {
             if s.mode == RunKind::ModelCheck {
                 download("program.bp", &s.boolean_program);
             } else if let Some(it) = state.selected_iteration() {
-                let text: Vec<&str> = it.boolean_program.iter().map(|l| l.text.as_str()).collect();
                 download("program.c", &s.source);
-                download(&format!("iteration-{}.bp", it.index), &(text.join("\n") + "\n"));
+                download(&format!("iteration-{}.bp", it.index), &it.boolean_program.text);
             } else {
                 download("program.c", &s.source);
             }
@@ -195,15 +172,10 @@ pub fn app() -> Html {
     };
     let commands = Commands { run, step, cancel, reset, share: share_cb, download: download_cb };
 
-    // Persist the user's work (not the demo's data).
+    // Persist the user's work.
     {
         let session = state.session.clone();
-        let demo = demo_requested();
-        use_effect_with(session, move |session| {
-            if !demo {
-                storage::save(session);
-            }
-        });
+        use_effect_with(session, storage::save);
     }
 
     // Keyboard shortcuts: Ctrl/Cmd+Enter = Run, F10 = Step, Shift+F10 = step back, Escape.
@@ -263,11 +235,6 @@ pub fn app() -> Html {
                         <button class="notice-close" onclick={dismiss} aria-label="Dismiss">{ "×" }</button>
                     </div>
                 }
-                if state.run.demo {
-                    <div class="notice notice-demo" id="demo-banner">
-                        { "Demo data: a hand-written replay of C2BP's partition example (Fig. 1), not computed by the engine." }
-                    </div>
-                }
                 <main class="panes" onclick={if state.popup.is_some() { Some(close_popup) } else { None }}>
                     <section class="pane pane-c" aria-label="C program">
                         <Editor />
@@ -284,6 +251,7 @@ pub fn app() -> Html {
                         </section>
                     </div>
                 </main>
+                <ExplainPanel />
                 <Footer />
                 if state.popup == Some(Popup::Settings) {
                     <super::settings::SettingsPanel />

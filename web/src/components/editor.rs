@@ -5,9 +5,10 @@
 //! below sizes the box) and the surrounding `.editor-scroll` scrolls both together, so gutter,
 //! colours and caret stay aligned without scroll syncing.
 
-use super::use_app;
+use super::{reveal, use_app};
 use crate::highlight;
-use crate::model::{RunKind, SeverityView, Verdict};
+use crate::model::RunKind;
+use playground_api::{DiagnosticData, Severity, Verdict};
 use crate::state::{Action, Hover};
 use std::collections::BTreeMap;
 use yew::prelude::*;
@@ -19,26 +20,35 @@ pub const PAD_TOP_PX: f64 = 8.0;
 #[function_component(Editor)]
 pub fn editor() -> Html {
     let state = use_app();
+    {
+        // reveal the pinned line, again when the explain panel opens and shrinks the pane
+        let deps = (state.focus.c_line, state.explain.tab.is_some());
+        use_effect_with(deps, move |(line, _)| {
+            if let Some(l) = line {
+                reveal(".editor-scroll", &format!(".code-line[data-line=\"{l}\"]"));
+            }
+        });
+    }
     let bp_mode = state.session.mode == RunKind::ModelCheck;
     let text = if bp_mode { state.session.boolean_program.clone() } else { state.session.source.clone() };
     let lines = highlight::lines(&text);
     let line_count = lines.len() as u32;
 
     // Diagnostics per line (first one wins the gutter marker, all go into the tooltip).
-    let mut diags: BTreeMap<u32, Vec<&crate::model::DiagnosticView>> = BTreeMap::new();
+    let mut diags: BTreeMap<u32, Vec<&DiagnosticData>> = BTreeMap::new();
     if !bp_mode {
         for d in state.run.diagnostics.iter().filter(|d| d.origin != "predicates") {
             diags.entry(d.line.clamp(1, line_count.max(1))).or_default().push(d);
         }
     }
-    let trace_lines: Vec<u32> = match (&state.run.verdict, state.selected_iteration()) {
-        (Some(Verdict::Unsafe { trace, .. }), _) if state.selected == Some(state.run.iterations.len().saturating_sub(1)) => {
-            trace.iter().map(|s| s.c_line).filter(|&l| l > 0).collect()
-        }
-        (_, Some(it)) => it.abstract_trace.iter().map(|s| s.c_line).filter(|&l| l > 0).collect(),
+    let last_selected = state.selected == Some(state.run.iterations.len().saturating_sub(1));
+    let trace_lines: Vec<u32> = match (&state.run.outcome, state.selected_iteration()) {
+        (Some(o), _) if o.verdict == Verdict::Unsafe && last_selected => o.trace.iter().map(|s| s.line).filter(|&l| l > 0).collect(),
+        (_, Some(it)) => it.abstract_trace.iter().filter_map(|s| s.c_line).collect(),
         _ => Vec::new(),
     };
     let lit = state.highlighted_c_lines();
+    let focused = state.focus.c_line;
 
     let on_input = {
         let state = state.clone();
@@ -70,18 +80,19 @@ pub fn editor() -> Html {
         let severity = diags.get(&n).and_then(|ds| ds.iter().map(|d| d.severity).min_by_key(|s| *s as u8));
         classes!(
             match severity {
-                Some(SeverityView::Error) => Some("diag-error"),
-                Some(SeverityView::Warning) => Some("diag-warning"),
-                Some(SeverityView::Note) => Some("diag-note"),
+                Some(Severity::Error) => Some("diag-error"),
+                Some(Severity::Warning) => Some("diag-warning"),
+                Some(Severity::Note) => Some("diag-note"),
                 None => None,
             },
             trace_lines.contains(&n).then_some("on-trace"),
             lit.is_some_and(|r| r.contains(n)).then_some("lit"),
+            (focused == Some(n)).then_some("focused"),
         )
     };
     let width_ch = lines.iter().map(|l| l.iter().map(|(_, t)| t.chars().count()).sum::<usize>()).max().unwrap_or(0) + 2;
     let title = if bp_mode { "Boolean program" } else { "C program" };
-    let errors = state.run.diagnostics.iter().filter(|d| d.severity == SeverityView::Error).count();
+    let errors = state.run.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
 
     html! {
         <>

@@ -4,12 +4,19 @@
 pub mod app;
 pub mod boolprog;
 pub mod editor;
+pub mod explain;
 pub mod footer;
+pub mod invariants;
+pub mod labnotes;
+pub mod lattice;
 pub mod predicates;
 pub mod settings;
+pub mod solver_log;
 pub mod timeline;
 pub mod topbar;
+pub mod trace;
 pub mod verdict;
+pub mod wp;
 
 use crate::state::AppState;
 use yew::prelude::*;
@@ -45,4 +52,22 @@ pub struct EmptyProps {
 #[function_component(Empty)]
 pub fn empty(props: &EmptyProps) -> Html {
     html! { <div class="empty">{ props.children.clone() }</div> }
+}
+
+/// Scrolls the `container` element vertically so that its descendant `item` is visible (a third
+/// from the top), unless it already is. Only `scrollTop` changes: no horizontal or page jumps.
+pub fn reveal(container: &str, item: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let find = |selector: &str| document.query_selector(selector).ok().flatten();
+    let (Some(container), Some(item)) = (find(container), find(item)) else { return };
+    let (outer, inner) = (container.get_bounding_client_rect(), item.get_bounding_client_rect());
+    let top = inner.top() - outer.top();
+    if top < 0.0 || top + inner.height() > outer.height() {
+        container.set_scroll_top(container.scroll_top() + (top - outer.height() / 3.0) as i32);
+    }
+}
+
+/// A C line reference (`L12`) or nothing.
+pub fn line_ref(line: Option<u32>) -> String {
+    line.map(|l| format!("L{l}")).unwrap_or_default()
 }

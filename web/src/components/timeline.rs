@@ -2,22 +2,29 @@
 //! feasibility with its WP/SP conditions, predicates added), step back/forward, and the verdict.
 
 use super::{use_app, use_commands, verdict::VerdictPanel, Empty};
-use crate::model::{count_predicates, IterationSnapshot};
-use crate::state::{Action, Hover, RunStatus};
+use crate::model::{count_predicates, is_spurious};
+use crate::state::{Action, ExplainTab, RunStatus};
+use playground_api::IterationSnapshot;
 use yew::prelude::*;
 
+/// "spurious", "feasible" or "" (no feasibility check) for an iteration.
+fn feasibility_word(it: &IterationSnapshot) -> &'static str {
+    if is_spurious(it) {
+        "spurious"
+    } else if it.feasibility == "feasible" {
+        "feasible"
+    } else {
+        ""
+    }
+}
+
 fn summary(it: &IterationSnapshot) -> String {
-    let trace = match (&it.feasibility, it.abstract_trace.is_empty()) {
+    let trace = match (feasibility_word(it), it.abstract_trace.is_empty()) {
         (_, true) => "no abstract counterexample".to_string(),
-        (Some(f), false) => format!(
-            "counterexample ({} steps) {} ({})",
-            it.abstract_trace.len(),
-            if f.feasible { "feasible" } else { "infeasible" },
-            f.method
-        ),
-        (None, false) => format!("counterexample ({} steps)", it.abstract_trace.len()),
+        ("", false) => format!("counterexample ({} steps)", it.abstract_trace.len()),
+        (word, false) => format!("counterexample ({} steps) {} ({})", it.abstract_trace.len(), word, it.feasibility_method),
     };
-    format!("{} predicates · {} · {} solver calls", count_predicates(&it.predicates), trace, it.solver_calls)
+    format!("{} predicates · {} · {} solver calls", count_predicates(&it.predicates), trace, it.statistics.solver_queries)
 }
 
 #[function_component(TimelinePane)]
@@ -49,59 +56,27 @@ pub fn timeline_pane() -> Html {
     };
 
     let details = state.selected_iteration().map(|it| {
-        let trace = it.abstract_trace.iter().enumerate().map(|(k, s)| {
-            let line = s.c_line;
-            let onmouseenter = {
-                let state = state.clone();
-                Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
-            };
-            let values = s.values.iter().map(|(p, v)| {
-                let class = match v.as_str() {
-                    "T" | "true" => "val-true",
-                    "F" | "false" => "val-false",
-                    _ => "val-unknown",
-                };
-                html! { <span class={classes!("val", class)} title={p.clone()}>{ format!("{p}={v}") }</span> }
-            });
-            html! {
-                <li class="trace-step" {onmouseenter}>
-                    <span class="step-no">{ k + 1 }</span>
-                    <span class="step-line">{ if s.c_line > 0 { format!("L{}", s.c_line) } else { String::new() } }</span>
-                    <code class="step-text">{ &s.text }</code>
-                    <span class="step-values">{ for values }</span>
-                </li>
-            }
-        });
+        let open_trace = {
+            let state = state.clone();
+            Callback::from(move |e: MouseEvent| {
+                e.stop_propagation();
+                state.dispatch(Action::OpenTab(ExplainTab::Trace));
+            })
+        };
+        let word = feasibility_word(it);
         html! {
             <div class="iteration-details" id="iteration-details">
                 if !it.abstract_trace.is_empty() {
-                    <h3>{ "Abstract counterexample" }</h3>
-                    <ol class="trace">{ for trace }</ol>
-                }
-                if let Some(f) = &it.feasibility {
-                    <h3>{ format!("Feasibility ({}): {}", f.method.to_uppercase(), if f.feasible { "feasible" } else { "infeasible" }) }</h3>
-                    <ul class="conditions">
-                        { for f.rows.iter().map(|row| {
-                            let onmouseenter = row.c_line.map(|line| {
-                                let state = state.clone();
-                                Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
-                            });
-                            html! {
-                                <li class={classes!("condition", row.contradiction.then_some("contradiction"))} {onmouseenter}>
-                                    <span class="step-line">{ row.c_line.map(|l| format!("L{l}")).unwrap_or_default() }</span>
-                                    <code class="cond-stmt">{ &row.statement }</code>
-                                    <span class="cond-columns">
-                                        { for row.columns.iter().map(|(name, cond)| html! {
-                                            <span class="cond"><span class="cond-name">{ name }</span><code>{ cond }</code></span>
-                                        }) }
-                                    </span>
-                                </li>
-                            }
-                        }) }
-                    </ul>
-                    if !f.explanation.is_empty() {
-                        <p class="explanation">{ &f.explanation }</p>
-                    }
+                    <p class="details-line">
+                        { format!("Abstract counterexample: {} steps", it.abstract_trace.len()) }
+                        if !word.is_empty() {
+                            { " · " }
+                            <span class={classes!("feasibility-word", format!("is-{word}"))}>
+                                { format!("{word} ({})", it.feasibility_method.to_uppercase()) }
+                            </span>
+                        }
+                        <button class="btn btn-small open-trace" onclick={open_trace}>{ "Trace ▸" }</button>
+                    </p>
                 }
                 if !it.new_predicates.is_empty() {
                     <h3>{ "New predicates" }</h3>

@@ -38,7 +38,7 @@ pub fn top_bar() -> Html {
         ),
         RunStatus::Cancelled => "cancelled".into(),
         RunStatus::Failed(_) => "stopped".into(),
-        RunStatus::Finished => state.run.verdict.as_ref().map_or("done".into(), |v| v.label().to_string()),
+        RunStatus::Finished => state.verdict_label().unwrap_or("done").to_string(),
         RunStatus::Idle => String::new(),
     };
 

@@ -1,66 +1,67 @@
-//! The final verdict: SAFE with invariants, UNSAFE with the C trace and concrete inputs, or
-//! UNKNOWN with the reason.
+//! The final verdict: SAFE with invariants, UNSAFE with the concrete inputs and C trace, or
+//! UNKNOWN with the reason. The invariants and trace views show the same data in full.
 
 use super::use_app;
-use crate::model::Verdict;
-use crate::state::{Action, Hover};
+use crate::state::{Action, ExplainTab, Hover};
+use playground_api::Verdict;
 use yew::prelude::*;
 
 #[function_component(VerdictPanel)]
 pub fn verdict_panel() -> Html {
     let state = use_app();
-    let Some(verdict) = state.run.verdict.clone() else { return html! {} };
+    let Some(outcome) = state.run.outcome.clone() else { return html! {} };
     let hover_line = |line: u32| {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
     };
-    let body = match &verdict {
-        Verdict::Safe { invariants } => html! {
+    let open = |tab: ExplainTab| {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::OpenTab(tab)))
+    };
+    let body = match outcome.verdict {
+        Verdict::Safe => html! {
             <>
-                <p>{ "The error location is unreachable." }</p>
-                if !invariants.is_empty() {
-                    <h3>{ "Invariants" }</h3>
-                    <ul class="invariants">
-                        { for invariants.iter().map(|(line, inv)| html! {
-                            <li onmouseenter={line.map(hover_line)}>
-                                <span class="step-line">{ line.map(|l| format!("L{l}")).unwrap_or_default() }</span><code>{ inv }</code>
-                            </li>
-                        }) }
-                    </ul>
+                <p>{ if outcome.reason.is_empty() { "The error location is unreachable.".to_string() } else { outcome.reason.clone() } }</p>
+                if !outcome.invariants.is_empty() {
+                    <p><button class="btn btn-small" onclick={open(ExplainTab::Invariants)}>
+                        { format!("{} invariants ▸", outcome.invariants.len()) }
+                    </button></p>
                 }
             </>
         },
-        Verdict::Unsafe { trace, inputs } => html! {
+        Verdict::Unsafe => html! {
             <>
                 <p>{ "A feasible path reaches the error location." }</p>
-                if !inputs.is_empty() {
+                if !outcome.inputs.is_empty() {
                     <h3>{ "Concrete inputs" }</h3>
                     <ul class="inputs">
-                        { for inputs.iter().map(|input| html! { <li><code>{ input }</code></li> }) }
+                        { for outcome.inputs.iter().map(|input| html! { <li><code>{ input }</code></li> }) }
                     </ul>
                 }
-                <h3>{ "Trace" }</h3>
-                <ol class="trace">
-                    { for trace.iter().map(|s| html! {
-                        <li class="trace-step" onmouseenter={hover_line(s.c_line)}>
-                            <span class="step-line">{ format!("L{}", s.c_line) }</span><code class="step-text">{ &s.text }</code>
-                            if !s.values.is_empty() {
-                                <span class="step-values">
-                                    { for s.values.iter().map(|(name, v)| html! {
-                                        <span class="val">{ format!("{name}={v}") }</span>
-                                    }) }
-                                </span>
-                            }
-                        </li>
-                    }) }
-                </ol>
+                if !outcome.trace.is_empty() {
+                    <h3>{ "Trace" }</h3>
+                    <ol class="trace">
+                        { for outcome.trace.iter().map(|s| html! {
+                            <li class="trace-step" onmouseenter={hover_line(s.line)}>
+                                <span class="step-line">{ format!("L{}", s.line) }</span><code class="step-text">{ &s.statement }</code>
+                                if !s.values.is_empty() {
+                                    <span class="step-values">
+                                        { for s.values.iter().map(|(name, v)| html! {
+                                            <span class="val">{ format!("{name}={v}") }</span>
+                                        }) }
+                                    </span>
+                                }
+                            </li>
+                        }) }
+                    </ol>
+                }
             </>
         },
-        Verdict::Unknown { reason } => html! { <p>{ reason }</p> },
+        Verdict::Unknown => html! { <p>{ &outcome.reason }</p> },
     };
     html! {
-        <div class={classes!("verdict", format!("verdict-{}", verdict.label().to_lowercase()))} id="verdict">
-            <div class="verdict-label">{ verdict.label() }</div>
+        <div class={classes!("verdict", format!("verdict-{}", outcome.verdict.as_str().to_lowercase()))} id="verdict">
+            <div class="verdict-label">{ outcome.verdict.as_str() }</div>
             { body }
         </div>
     }

@@ -130,3 +130,44 @@ fn cancellation_stops_a_run() {
     let outcome = run(&request(Mode::Check, example.source, ""), &mut |_| {}, &|| true);
     assert_eq!(outcome.verdict, Verdict::Unknown);
 }
+
+fn lattice_run(id: &str) -> playground_api::Outcome {
+    let example = examples::by_id(id).unwrap_or_else(|| panic!("no example {id}"));
+    let mut req = request(Mode::Abstract, example.source, example.predicates);
+    req.options.strategy = playground_api::Strategy::Lattice;
+    run(&req, &mut |_| {}, &|| false)
+}
+
+#[test]
+fn increment_lattice_proves_x_lt_5_from_x_eq_2() {
+    let outcome = lattice_run("increment");
+    let explanation = outcome.iterations[0].explanation.as_ref().expect("explanations");
+    let statement = explanation.statements.iter().find(|s| s.c_statement == "x = x + 1;").expect("x = x + 1 explained");
+    let lt5 = statement.predicates.iter().find(|p| p.predicate == "{x < 5}").expect("{x < 5}");
+    let implied: Vec<_> = lt5.positive.cubes.iter().filter(|c| c.outcome == "implies").collect();
+    assert!(implied.iter().any(|c| c.literals == vec![("{x == 2}".to_string(), true)]), "{implied:?}");
+    assert_eq!(lt5.positive.goal_result, "{x == 2}");
+    assert!(lt5.assigned.starts_with("choose({x == 2}, "), "{}", lt5.assigned);
+}
+
+#[test]
+fn solver_log_names_the_statement_and_predicate_of_each_query() {
+    let outcome = lattice_run("partition");
+    let explanation = outcome.iterations[0].explanation.as_ref().expect("explanations");
+    assert!(!explanation.solver_log.is_empty());
+    for q in &explanation.solver_log {
+        let statement = &explanation.statements[q.statement as usize];
+        assert!(statement.predicates.iter().any(|p| p.predicate == q.predicate), "{q:?}");
+    }
+    assert!((0.0..=1.0).contains(&explanation.cache_hit_rate));
+}
+
+#[test]
+fn wp_feasibility_rows_name_their_column_and_mark_the_contradiction() {
+    let outcome = run_example("testdev");
+    let spurious = outcome.iterations.iter().find(|it| it.feasibility.starts_with("infeasible")).expect("a spurious counterexample");
+    assert_eq!(spurious.feasibility_method, "wp");
+    let rows: Vec<_> = spurious.feasibility_table.iter().filter(|r| r.contradiction).collect();
+    assert!(!rows.is_empty());
+    assert!(spurious.feasibility_table.iter().flat_map(|r| &r.columns).all(|(name, _)| name == "wp"));
+}

@@ -1,0 +1,46 @@
+//! The invariants view: the reachable states at each program point the model checker reports
+//! (procedure entries, labels, loop heads) as readable formulas over the predicates, each linked
+//! to its line.
+
+use super::{line_ref, use_app, Empty};
+use crate::formula::readable;
+use crate::state::{Action, Focus};
+use yew::prelude::*;
+
+#[function_component(InvariantsView)]
+pub fn invariants_view() -> Html {
+    let state = use_app();
+    let Some(outcome) = state.run.outcome.as_ref() else {
+        return html! { <Empty><p>{ "Invariants appear when a run finishes." }</p></Empty> };
+    };
+    if outcome.invariants.is_empty() {
+        return html! { <Empty><p>{ format!("No invariants: the verdict is {}.", outcome.verdict.as_str()) }</p></Empty> };
+    }
+    let focused = state.focus.c_line;
+    html! {
+        <div class="invariants-view">
+            <p class="hint">{ "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts." }</p>
+            <table class="trace-table invariants-table" id="invariants-table">
+                <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
+                <tbody>
+                    { for outcome.invariants.iter().map(|inv| {
+                        let line = inv.c_line;
+                        let onclick = {
+                            let state = state.clone();
+                            Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
+                        };
+                        html! {
+                            <tr class={classes!("invariant-row", (line.is_some() && focused == line).then_some("selected"))}
+                                data-line={line.map(|l| l.to_string())} {onclick}>
+                                <td>{ &inv.procedure }</td>
+                                <td>{ &inv.location }</td>
+                                <td class="line-ref">{ line_ref(line) }</td>
+                                <td><code class="invariant-formula" title={inv.formula.clone()}>{ readable(&inv.formula) }</code></td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,189 @@
+//! The trace view of the selected iteration: the abstract counterexample step by step with the
+//! values of the boolean variables in scope (clicking a step pins its C and boolean lines), the
+//! feasibility table (WP condition threads as in BOOP Fig 7.3, or NEWTON's Ω/Φ/Π columns) with
+//! the row where the contradiction appears marked, and for UNSAFE the concrete inputs and run.
+
+use super::{line_ref, use_app, Empty};
+use crate::model::is_spurious;
+use crate::state::{Action, Focus};
+use playground_api::{AbstractStep, FeasibilityRow, Verdict};
+use yew::prelude::*;
+
+/// The boolean variables of a trace in order of first appearance.
+fn variables(steps: &[AbstractStep]) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for step in steps {
+        for (name, _) in &step.valuation {
+            if !names.contains(&name.as_str()) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+fn value_of(step: &AbstractStep, name: &str) -> Option<bool> {
+    step.valuation.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+}
+
+/// Column names of a feasibility table: `wp` threads in one column, `sp`'s Ω, Φ, Π apart.
+fn columns(rows: &[FeasibilityRow]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (name, _) in rows.iter().flat_map(|r| &r.columns) {
+        if !names.contains(name) {
+            names.push(name.clone());
+        }
+    }
+    if names.is_empty() {
+        names.push("wp".into());
+    }
+    names
+}
+
+#[function_component(TraceView)]
+pub fn trace_view() -> Html {
+    let state = use_app();
+    let Some(it) = state.selected_iteration() else {
+        return html! { <Empty><p>{ "Run, then pick an iteration in the timeline: its abstract counterexample and feasibility check appear here." }</p></Empty> };
+    };
+    let source_lines: Vec<&str> = state.session.source.lines().collect();
+    let c_text = |line: Option<u32>| line.and_then(|l| source_lines.get((l as usize).checked_sub(1)?)).map(|s| s.trim().to_string());
+    let names = variables(&it.abstract_trace);
+    let selected_step = state.explain.trace_step;
+
+    let steps = it.abstract_trace.iter().enumerate().map(|(k, step)| {
+        let onclick = {
+            let state = state.clone();
+            Callback::from(move |_: MouseEvent| state.dispatch(Action::SelectTraceStep(k)))
+        };
+        let previous = k.checked_sub(1).and_then(|p| it.abstract_trace.get(p));
+        html! {
+            <tr class={classes!("step-row", (selected_step == Some(k)).then_some("selected"))} data-step={k.to_string()} {onclick}>
+                <td class="num">{ k + 1 }</td>
+                <td>{ &step.procedure }</td>
+                <td class="line-ref">{ line_ref(step.c_line) }</td>
+                <td class="line-ref">{ step.bp_line.map(|l| format!("b{l}")).unwrap_or_default() }</td>
+                <td><code class="step-statement">{ &step.statement }</code>
+                    if step.kind != "Normal" && !step.kind.is_empty() { <span class="step-kind">{ &step.kind }</span> }</td>
+                { for names.iter().map(|name| {
+                    let value = value_of(step, name);
+                    let changed = value.is_some() && previous.is_some_and(|p| value_of(p, name).is_some_and(|v| Some(v) != value));
+                    match value {
+                        Some(v) => html! { <td class={classes!("bit", if v { "val-true" } else { "val-false" }, changed.then_some("changed"))}>{ if v { "T" } else { "F" } }</td> },
+                        None => html! { <td class="bit out-of-scope" /> },
+                    }
+                }) }
+            </tr>
+        }
+    });
+
+    let table_columns = columns(&it.feasibility_table);
+    let method_title = match it.feasibility_method.as_str() {
+        "sp" => "strongest postconditions (NEWTON: values Ω, conditions Φ, past values Π)",
+        _ => "weakest preconditions along the path (BOOP Fig 7.3), one entry per condition thread",
+    };
+    let feasibility_rows = it.feasibility_table.iter().enumerate().map(|(k, row)| {
+        let onclick = {
+            let state = state.clone();
+            let line = row.c_line;
+            Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
+        };
+        html! {
+            <tr class={classes!("feasibility-row", row.contradiction.then_some("contradiction"))} data-step={k.to_string()} {onclick}>
+                <td class="num">{ k + 1 }</td>
+                <td class="line-ref">{ line_ref(row.c_line) }</td>
+                <td><code class="c-source">{ c_text(row.c_line).unwrap_or_default() }</code></td>
+                <td><code class="path-statement">{ &row.statement }</code></td>
+                { for table_columns.iter().map(|name| html! {
+                    <td class="conditions-cell">
+                        { for row.columns.iter().filter(|(n, _)| n == name).map(|(_, c)| html! {
+                            <code class={classes!("cond", (c.trim() == "false").then_some("cond-false"))}>{ c }</code>
+                        }) }
+                    </td>
+                }) }
+                <td class="mark">{ if row.contradiction { "⟂ contradiction" } else { "" } }</td>
+            </tr>
+        }
+    });
+
+    let last = state.selected == Some(state.run.iterations.len().saturating_sub(1));
+    let concrete = state.run.outcome.as_ref().filter(|o| last && o.verdict == Verdict::Unsafe).map(|o| {
+        html! {
+            <div class="concrete" id="concrete-run">
+                <h4>{ "Concrete inputs" }</h4>
+                if o.inputs.is_empty() {
+                    <p class="hint">{ "The program reads no input." }</p>
+                } else {
+                    <ol class="inputs" id="concrete-inputs">{ for o.inputs.iter().map(|i| html! { <li><code>{ i }</code></li> }) }</ol>
+                }
+                <h4>{ format!("Concrete run ({} steps, replayed by the interpreter)", o.trace.len()) }</h4>
+                <table class="trace-table concrete-table">
+                    <thead><tr><th>{ "#" }</th><th>{ "C" }</th><th>{ "procedure" }</th><th>{ "statement" }</th><th>{ "values before" }</th></tr></thead>
+                    <tbody>
+                        { for o.trace.iter().enumerate().map(|(k, s)| {
+                            let line = s.line;
+                            let onclick = {
+                                let state = state.clone();
+                                Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
+                            };
+                            html! {
+                                <tr class="concrete-row" {onclick}>
+                                    <td class="num">{ k + 1 }</td><td class="line-ref">{ format!("L{}", s.line) }</td><td>{ &s.procedure }</td>
+                                    <td><code>{ &s.statement }</code></td>
+                                    <td>{ for s.values.iter().map(|(n, v)| html! { <span class="val">{ format!("{n}={v}") }</span> }) }</td>
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+            </div>
+        }
+    });
+
+    html! {
+        <div class="trace-view">
+            <div class="formula-line">
+                <strong>{ format!("Iteration {}", it.index) }</strong>
+                if it.abstract_trace.is_empty() {
+                    <span class="hint">{ "no abstract counterexample: the boolean program is safe" }</span>
+                } else {
+                    <span>{ format!("abstract counterexample, {} steps", it.abstract_trace.len()) }</span>
+                    if !it.feasibility.is_empty() {
+                        <span class={classes!("feasibility-word", if is_spurious(it) { "is-spurious" } else { "is-feasible" })} id="feasibility-verdict">
+                            { if is_spurious(it) { format!("spurious: {}", it.feasibility) } else { it.feasibility.clone() } }
+                        </span>
+                    }
+                }
+            </div>
+            if !it.abstract_trace.is_empty() {
+                <div class="table-scroll trace-scroll">
+                    <table class="trace-table" id="abstract-trace">
+                        <thead><tr>
+                            <th>{ "#" }</th><th>{ "procedure" }</th><th>{ "C" }</th><th>{ "bool" }</th><th>{ "statement" }</th>
+                            { for names.iter().map(|n| html! { <th class="var-head" title={n.to_string()}><span>{ *n }</span></th> }) }
+                        </tr></thead>
+                        <tbody>{ for steps }</tbody>
+                    </table>
+                </div>
+            }
+            if !it.feasibility_table.is_empty() {
+                <h4>{ format!("Feasibility: {method_title}") }</h4>
+                <div class="table-scroll">
+                    <table class="trace-table feasibility-table" id="feasibility-table" data-method={it.feasibility_method.clone()}>
+                        <thead><tr>
+                            <th>{ "#" }</th><th>{ "C" }</th><th>{ "C source" }</th><th>{ "path statement" }</th>
+                            { for table_columns.iter().map(|n| html! { <th>{ if n == "wp" { "WP conditions" } else { n.as_str() } }</th> }) }
+                            <th />
+                        </tr></thead>
+                        <tbody>{ for feasibility_rows }</tbody>
+                    </table>
+                </div>
+            }
+            if !it.new_predicates.is_empty() {
+                <p class="new-predicates">{ "New predicates: " }
+                    { for it.new_predicates.iter().map(|p| html! { <code class="new-pred">{ p }</code> }) }</p>
+            }
+            { for concrete }
+        </div>
+    }
+}
