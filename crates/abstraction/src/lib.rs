@@ -26,6 +26,10 @@
 //!   the same cone together (each result is projected back, so it equals the separate one);
 //!   results are reused for a repeated (goal, cone, assumption), and for its negation with the
 //!   sides swapped (`assume(c)` / `assume(!c)` of one branch);
+//! - results (of both strategies, and `enforce` components) live in an [`AbstractionCache`]
+//!   keyed by the goal, the assumption and the cone's interpretations; passed to
+//!   [`abstract_program_cached`] it persists across CEGAR iterations, so predicates outside a
+//!   statement's cone leave its strengthenings reusable (see [`cache`]);
 //! - formulas that use pointers only by equality, dereference and field access are decided at a
 //!   small-model pointer width (see `width`): same answers, far cheaper SAT calls;
 //! - `E_f` follows C2BP §4.5.2 (no locals, no symbolic constants; the entry procedure has no
@@ -40,6 +44,7 @@
 //!   at a call `γ('*f) = orig(*a)` for the actual `a`.
 
 pub mod bench;
+pub mod cache;
 pub mod minimise;
 mod oracle;
 pub mod strengthen;
@@ -49,7 +54,8 @@ mod width;
 pub use strengthen::{
     CubeOutcome, Cube, Dnf, EnumeratedValuation, ExactRecord, Literal, QueryRecord, StrengthenCounters, Verdict, VisitedCube,
 };
-pub use translate::abstract_program;
+pub use cache::{AbstractionCache, CacheStatistics};
+pub use translate::{abstract_program, abstract_program_cached};
 
 use c_ir::{Expr, ProcId, StmtRef};
 

@@ -208,6 +208,9 @@ pub struct Strengthening {
     pub lattice: Vec<VisitedCube>,
     /// The exact strategy's record, when recorded.
     pub exact: Option<ExactRecord>,
+    /// Every query was decided and no enumeration was cut short: the result is the one any
+    /// other run would compute (only complete results may be reused, see `cache`).
+    pub complete: bool,
 }
 
 fn answer_query(
@@ -217,8 +220,12 @@ fn answer_query(
     settings: &StrengthenSettings,
     counters: &mut StrengthenCounters,
     queries: &mut Vec<QueryRecord>,
+    complete: &mut bool,
 ) -> Verdict {
     let answer = oracle.cube_implies(cube, goal_positive);
+    if answer.verdict == Verdict::Unknown {
+        *complete = false;
+    }
     if answer.cached {
         counters.cache_hits += 1;
     } else {
@@ -247,6 +254,7 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
     let mut lattice = Vec::new();
     let mut goal_cubes: Vec<Cube> = Vec::new();
     let mut negated_cubes: Vec<Cube> = Vec::new();
+    let mut complete = true;
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();
     cone.dedup();
@@ -270,10 +278,10 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
         }
         counters.cubes_visited += 1;
         let mut queries = Vec::new();
-        let outcome = if answer_query(oracle, &cube, true, settings, &mut counters, &mut queries) == Verdict::Valid {
+        let outcome = if answer_query(oracle, &cube, true, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
             goal_cubes.push(cube.clone());
             CubeOutcome::ImpliesGoal
-        } else if !settings.goal_only && answer_query(oracle, &cube, false, settings, &mut counters, &mut queries) == Verdict::Valid {
+        } else if !settings.goal_only && answer_query(oracle, &cube, false, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
             negated_cubes.push(cube.clone());
             CubeOutcome::ImpliesNegatedGoal
         } else {
@@ -296,6 +304,7 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
         counters,
         lattice,
         exact: None,
+        complete,
     }
 }
 
@@ -310,7 +319,7 @@ pub fn exact_strengthen(cone: &[u32], oracle: &mut dyn ValuationOracle, settings
     let enumerated = oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls);
     let Some(valuations) = enumerated else {
         let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
-        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact };
+        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: false };
     };
     exact_from_valuations(&cone, valuations, counters, settings)
 }
@@ -333,7 +342,7 @@ pub fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>,
         negated_goal_primes: rename(&minimised.negated_goal_primes),
         truncated: false,
     });
-    Strengthening { goal, negated_goal, counters, lattice: Vec::new(), exact }
+    Strengthening { goal, negated_goal, counters, lattice: Vec::new(), exact, complete: true }
 }
 
 /// `F(false)` by the exact strategy: the valuations of the cone predicates that are
@@ -345,7 +354,7 @@ pub fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, setti
     cone.dedup();
     let Some(valuations) = oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls) else {
         let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
-        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact };
+        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: false };
     };
     counters.cubes_visited += valuations.len() as u64;
     let consistent: Vec<&[bool]> = valuations.iter().map(|v| v.values.as_slice()).collect();
@@ -359,7 +368,7 @@ pub fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, setti
         negated_goal_primes: Vec::new(),
         truncated: false,
     });
-    Strengthening { goal: Dnf { cubes: rename(&cover) }, negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact }
+    Strengthening { goal: Dnf { cubes: rename(&cover) }, negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: true }
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Statement-by-statement translation of a C program into its boolean program abstraction
 //! (C2BP §4.3–4.5, §5.1; polymorphic predicate abstraction §4.3–4.4, §5.2–5.4).
 
+use crate::cache::{self, AbstractionCache, ConeKey};
 use crate::oracle::SolverOracle;
 use crate::strengthen::{self, Dnf, Literal, StrengthenSettings, Strengthening};
 use crate::{
@@ -18,8 +19,22 @@ use web_time::Instant;
 /// between its variables and the predicates, signatures, statistics and (optionally) the
 /// record of every strengthening. Problems with predicates are reported, never panicked on.
 pub fn abstract_program(program: &Program, predicates: &c_ir::PredicateSet, config: &AbstractionConfig) -> (Abstraction, Vec<Diagnostic>) {
+    abstract_program_cached(program, predicates, config, &mut AbstractionCache::new())
+}
+
+/// [`abstract_program`] reusing (and filling) `cache`, whose entries persist across calls for
+/// the same program, e.g. the iterations of a CEGAR loop. The result is the one
+/// [`abstract_program`] computes (see [`crate::cache`] for why reuse is exact); while
+/// lattices are recorded the cache is not used.
+pub fn abstract_program_cached(
+    program: &Program,
+    predicates: &c_ir::PredicateSet,
+    config: &AbstractionConfig,
+    cache: &mut AbstractionCache,
+) -> (Abstraction, Vec<Diagnostic>) {
     let start = Instant::now();
-    let mut translator = Translator::new(program, config);
+    cache.prepare(program, config);
+    let mut translator = Translator::new(program, config, std::mem::take(cache));
     translator.collect_predicates(predicates);
     translator.compute_signatures();
     let mut procs = Vec::new();
@@ -31,6 +46,7 @@ pub fn abstract_program(program: &Program, predicates: &c_ir::PredicateSet, conf
     }
     let globals = translator.global_vars.iter().map(|&i| boolprog::VarDecl::new(translator.variables[i].name.clone())).collect();
     translator.statistics.micros = start.elapsed().as_micros() as u64;
+    *cache = std::mem::take(&mut translator.cache);
     let abstraction = Abstraction {
         program: boolprog::Program { globals, procs },
         variables: translator.variables,
@@ -72,8 +88,8 @@ struct Translator<'a> {
     slim: Program,
     /// When the time budget ends (queries after it answer Unknown: sound but coarse).
     deadline: Option<Instant>,
-    /// Exact strengthenings already computed (see [`StrengtheningKey`]).
-    memo: HashMap<StrengtheningKey, (Dnf, Dnf)>,
+    /// Strengthenings already computed, in this abstraction or an earlier one (see [`cache`]).
+    cache: AbstractionCache,
     /// Solver sessions at small-model pointer widths, by width (see [`crate::width`]).
     narrow_sessions: HashMap<u32, Solver>,
 }
@@ -94,17 +110,6 @@ fn session<'s>(
     narrow.entry(bits).or_insert_with(|| Solver::new(program, &solver::SolverConfig { pointer_bits: bits, ..config.clone() }))
 }
 
-/// What an exact strengthening depends on: the goal, the side assumption and the cone's
-/// predicates with their cube-variable positions. Statements repeat these (e.g. `assume(c)`
-/// and `assume(!c)` of one branch ask for `F(c)`/`F(!c)` over the same predicates), so
-/// results are reused, with `F(ψ)` and `F(¬ψ)` swapped for the negated goal.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct StrengtheningKey {
-    goal: Expr,
-    assumption: Option<Expr>,
-    cone: Vec<(u32, Expr)>,
-}
-
 /// The boolean variables a strengthening may use and what each one means.
 struct CubeVariables {
     names: Vec<String>,
@@ -112,14 +117,20 @@ struct CubeVariables {
 }
 
 impl<'a> Translator<'a> {
-    fn new(program: &'a Program, config: &'a AbstractionConfig) -> Translator<'a> {
+    fn new(program: &'a Program, config: &'a AbstractionConfig, cache: AbstractionCache) -> Translator<'a> {
         let alias: Box<dyn MayAlias + 'a> = if config.points_to {
             Box::new(points_to::PointsTo::analyze(program))
         } else {
             Box::new(logic::TypeBasedMayAlias::new(program))
         };
+        // the earlier of the abstraction's budget and the solver's own deadline
+        let budget = config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
+        let deadline = match (budget, config.solver.deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         Translator {
-            deadline: config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms)),
+            deadline,
             program,
             config,
             alias,
@@ -135,7 +146,7 @@ impl<'a> Translator<'a> {
             calls: Vec::new(),
             diagnostics: Vec::new(),
             fresh_counter: 0,
-            memo: HashMap::new(),
+            cache,
             narrow_sessions: HashMap::new(),
             slim: Program {
                 vars: program.vars.clone(),
@@ -481,36 +492,60 @@ impl<'a> Translator<'a> {
         s
     }
 
-    /// Whether exact results may be reused (not when every strengthening is recorded for the
-    /// lattice view, which shows each enumeration).
+    /// Whether results may be reused (not when every strengthening is recorded for the lattice
+    /// view, which shows each search).
     fn memo_enabled(&self) -> bool {
-        self.config.strategy == Strategy::Exact && !self.config.record_lattices
+        !self.config.record_lattices
     }
 
-    fn memo_key(goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> StrengtheningKey {
-        let cone = logic::cone_of_influence(goal, &vars.interpretations)
-            .into_iter()
-            .filter_map(|i| Some((i as u32, vars.interpretations.get(i)?.clone())))
-            .collect();
-        StrengtheningKey { goal: goal.clone(), assumption: assumption.cloned(), cone }
+    /// The cache key of `goal` (simplified) over `vars`, and the cone as indices into `vars`.
+    fn memo_key(goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> (ConeKey, Vec<u32>) {
+        let cone: Vec<u32> = logic::cone_of_influence(goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
+        let interpretations = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
+        (ConeKey { goal: goal.clone(), assumption: assumption.cloned(), cone: interpretations }, cone)
     }
 
-    /// A reused exact result for `goal` (simplified), or for its negation with the sides swapped.
+    /// Whether a result for `goal` (simplified) is cached (without counting a hit).
+    fn memo_contains(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> bool {
+        self.memo_enabled() && self.memo_find(goal, assumption, vars).is_some()
+    }
+
+    /// A reused result for `goal` (simplified), or (exact strategy) for its negation with the
+    /// sides swapped, over the indices of `vars`.
     fn memo_lookup(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
         if !self.memo_enabled() {
             return None;
         }
-        if let Some(hit) = self.memo.get(&Self::memo_key(goal, assumption, vars)) {
-            return Some(hit.clone());
-        }
-        let negated = logic::simplify(&logic::negate(goal));
-        let (pos, neg) = self.memo.get(&Self::memo_key(&negated, assumption, vars))?.clone();
-        Some((neg, pos))
+        let hit = self.memo_find(goal, assumption, vars)?;
+        self.cache.note_hit();
+        Some(hit)
+    }
+
+    fn memo_find(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
+        let (key, cone) = Self::memo_key(goal, assumption, vars);
+        let (pos, neg) = match self.cache.lookup(&key) {
+            Some(hit) => hit,
+            None if cache::swap_is_exact(self.config.strategy) => {
+                let negated = logic::simplify(&logic::negate(goal));
+                let (negated_key, negated_cone) = Self::memo_key(&negated, assumption, vars);
+                if negated_cone != cone {
+                    return None;
+                }
+                let (pos, neg) = self.cache.lookup(&negated_key)?;
+                (neg, pos)
+            }
+            None => return None,
+        };
+        Some((cache::from_positions(&pos, &cone)?, cache::from_positions(&neg, &cone)?))
     }
 
     fn memo_store(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, result: &(Dnf, Dnf)) {
-        if self.memo_enabled() {
-            self.memo.insert(Self::memo_key(goal, assumption, vars), result.clone());
+        if !self.memo_enabled() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return;
+        }
+        let (key, cone) = Self::memo_key(goal, assumption, vars);
+        if let (Some(pos), Some(neg)) = (cache::to_positions(&result.0, &cone), cache::to_positions(&result.1, &cone)) {
+            self.cache.store(key, (pos, neg));
         }
     }
 
@@ -535,7 +570,8 @@ impl<'a> Translator<'a> {
         let result = match shortcut {
             Some((pos, neg)) => {
                 self.statistics.shortcuts += 1;
-                let mut result = Strengthening { goal: pos, negated_goal: neg, counters: Default::default(), lattice: Vec::new(), exact: None };
+                let mut result =
+                    Strengthening { goal: pos, negated_goal: neg, counters: Default::default(), lattice: Vec::new(), exact: None, complete: true };
                 if self.config.record_lattices && goal.as_const().is_none() {
                     // The lattice view still shows the cubes (not counted in the statistics);
                     // the result stays the syntactic one (equal modulo consistency).
@@ -548,9 +584,9 @@ impl<'a> Translator<'a> {
             None => self.run_strategy(&goal, assumption, vars, &cone),
         };
         self.account(at, target, &goal, vars, &cone, was_shortcut, &result);
-        let truncated = result.exact.as_ref().is_some_and(|e| e.truncated);
+        let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);
         let pair = (result.goal, result.negated_goal);
-        if !was_shortcut && !truncated && self.deadline.is_none_or(|d| Instant::now() < d) {
+        if !was_shortcut && complete {
             self.memo_store(&goal, assumption, vars, &pair);
         }
         pair
@@ -683,6 +719,14 @@ impl<'a> Translator<'a> {
         let truth = Expr::bool(true);
         for cone in groups {
             self.statistics.strengthenings += 1;
+            let component: Vec<Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
+            if self.memo_enabled() {
+                if let Some(hit) = self.cache.lookup_inconsistency(&component).and_then(|d| cache::from_positions(&d, &cone)) {
+                    self.statistics.cache_hits += 1;
+                    cubes.extend(hit.cubes);
+                    continue;
+                }
+            }
             let settings = self.settings(true);
             let result = match self.config.strategy {
                 Strategy::Lattice => {
@@ -697,6 +741,12 @@ impl<'a> Translator<'a> {
                 }
             };
             self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
+            let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);
+            if self.memo_enabled() && complete && self.deadline.is_none_or(|d| Instant::now() < d) {
+                if let Some(positions) = cache::to_positions(&result.goal, &cone) {
+                    self.cache.store_inconsistency(component, positions);
+                }
+            }
             cubes.extend(result.goal.cubes);
         }
         if cubes.is_empty() {
@@ -858,7 +908,7 @@ impl<'a> Translator<'a> {
             let joint: Vec<usize> = (0..items.len())
                 .filter(|&j| {
                     let goal = logic::simplify(&items[j].1);
-                    items[j].2.is_none() && shortcut_for(&goal, &vars).is_none() && self.memo_lookup(&goal, None, &vars).is_none()
+                    items[j].2.is_none() && shortcut_for(&goal, &vars).is_none() && !self.memo_contains(&goal, None, &vars)
                 })
                 .collect();
             // only goals with the same cone of influence share an enumeration (a larger union

@@ -332,6 +332,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
     abstraction_config.max_cube_length = config.max_cube_length;
     abstraction_config.solver = solver_config.clone();
+    // strengthening results reused across iterations (keyed by goal, cone and settings)
+    let mut abstraction_cache = abstraction::AbstractionCache::new();
     let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
     let entry_name = program.proc(entry).name.clone();
     let invariant_origins = invariants::needed_origins(program);
@@ -395,7 +397,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         let t = Instant::now();
         // The abstraction answers Unknown (sound, coarse) once the remaining budget is spent.
         abstraction_config.time_budget_ms = config.time_budget_ms.map(|b| b.saturating_sub(run.elapsed_ms()).max(1));
-        let (abs, abs_diagnostics) = abstraction::abstract_program(program, &predicates, &abstraction_config);
+        let (abs, abs_diagnostics) = abstraction::abstract_program_cached(program, &predicates, &abstraction_config, &mut abstraction_cache);
         record.statistics.abstraction_ms = t.elapsed().as_millis() as u64;
         record.statistics.abstraction_prover_calls = abs.statistics.prover_calls;
         run.solver_calls += abs.statistics.prover_calls;

@@ -160,3 +160,25 @@ fn swap_figure_5_deref_symbolic_constants() {
     let checked = model_check::check(&abstraction.program, &model_check::Config::default());
     assert_eq!(checked.verdict, model_check::Verdict::Safe, "{text}");
 }
+
+golden_test!(lock_passed_by_address, "lock_pointer", |_, abstraction, text| {
+    // after `acquire(&held)`, `{held == 1}` is the returned `*'l == 1` with `'l = &held`
+    // (`*&held == 1`), not unknown; likewise for the field through `pd` and for the global
+    let updates: Vec<&str> = text.lines().filter(|l| l.contains("{held == 1}, {d.lock == 1}, {glock == 1} := ")).collect();
+    assert_eq!(updates.len(), 6, "{text}");
+    for (k, update) in updates.iter().enumerate() {
+        let values = update.split(":= ").nth(1).unwrap_or("");
+        let expected = match k {
+            0 | 1 => "ret1, *, *;",
+            2 => "*, choose({pd == &d} & ret1, {pd == &d} & !ret1), *;",
+            3 => "*, ret1, *;",
+            _ => "*, *, ret1;",
+        };
+        assert_eq!(values, expected, "update {k} in\n{text}");
+    }
+    let acquire = abstraction.calls.iter().find(|c| c.returns.iter().any(|(_, g)| g == "held == 1")).expect("a call binding 'l to &held");
+    assert!(acquire.updated.contains(&"{held == 1}".to_string()), "{acquire:?}");
+    // and the boolean program proves both locks are used correctly
+    let result = model_check::check(&abstraction.program, &model_check::Config::default());
+    assert_eq!(result.verdict, model_check::Verdict::Safe, "{text}");
+});

@@ -8,4 +8,5 @@ mod soundness_calls;
 mod support;
 mod figures;
 mod bench;
+mod cache;
 mod robustness;
