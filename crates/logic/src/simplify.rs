@@ -209,7 +209,8 @@ fn simplify_ite(c: Expr, x: Expr, y: Expr, ty: &Type) -> Expr {
     Expr::new(ExprKind::Ite(Box::new(c), Box::new(x), Box::new(y)), ty.clone())
 }
 
-fn swap_relational(op: BinaryOp) -> BinaryOp {
+/// The relation with its operands swapped (`a < b` ⟺ `b > a`).
+pub fn swap_relational(op: BinaryOp) -> BinaryOp {
     match op {
         BinaryOp::Lt => BinaryOp::Gt,
         BinaryOp::Le => BinaryOp::Ge,

@@ -115,7 +115,7 @@ fn solve_for(l: &Literal, v: VarId, ty: &c_ir::Type) -> Option<(BinaryOp, Expr)>
     let (op, side_v, other) = if l.lhs.vars().contains(&v) && !l.rhs.vars().contains(&v) {
         (l.op, &l.lhs, &l.rhs)
     } else if l.rhs.vars().contains(&v) && !l.lhs.vars().contains(&v) {
-        (mirror(l.op), &l.rhs, &l.lhs)
+        (logic::simplify::swap_relational(l.op), &l.rhs, &l.lhs)
     } else {
         return None;
     };
@@ -130,15 +130,6 @@ fn solve_for(l: &Literal, v: VarId, ty: &c_ir::Type) -> Option<(BinaryOp, Expr)>
     Some((op, bound))
 }
 
-fn mirror(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        other => other,
-    }
-}
 
 fn eliminate_one(literals: &[Literal], v: VarId) -> Vec<Expr> {
     let Some(ty) = literals.iter().find_map(|l| {
