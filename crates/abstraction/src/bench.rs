@@ -2,7 +2,8 @@
 //! abstracted with both strategies (program, lines, predicates, prover calls, time).
 //!
 //! The abstraction crate does not depend on the front end, so callers (the CLI, the tests)
-//! lower [`programs`] themselves and pass the results to [`measure`].
+//! lower [`programs`] themselves and pass the results to [`measure`]. Partition and reverse
+//! (`mark`) are the golden-test programs of `tests/abstraction`.
 
 use crate::{abstract_program, AbstractionConfig, Strategy};
 use c_ir::{PredicateSet, Program};
@@ -16,9 +17,9 @@ pub struct BenchProgram {
 }
 
 impl BenchProgram {
-    /// Non-blank source lines.
+    /// Non-blank source lines that are not `//` comments.
     pub fn lines(&self) -> usize {
-        self.source.lines().filter(|l| !l.trim().is_empty()).count()
+        self.source.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with("//")).count()
     }
 }
 
@@ -90,44 +91,9 @@ pub fn format_table(rows: &[BenchRow]) -> String {
     out
 }
 
-pub const PARTITION: &str = r#"#include <stdlib.h>
-typedef struct cell {
-  int val;
-  struct cell* next;
-} *list;
+pub const PARTITION: &str = include_str!("../../../tests/abstraction/partition.c");
 
-list partition(list *l, int v) {
-  list curr, prev, newl, nextCurr;
-  curr = *l;
-  prev = NULL;
-  newl = NULL;
-  while (curr != NULL) {
-    nextCurr = curr->next;
-    if (curr->val > v) {
-      if (prev != NULL) {
-        prev->next = nextCurr;
-      }
-      if (curr == *l) {
-        *l = nextCurr;
-      }
-      curr->next = newl;
-L:    newl = curr;
-    } else {
-      prev = curr;
-    }
-    curr = nextCurr;
-  }
-  return newl;
-}
-"#;
-
-pub const PARTITION_PREDICATES: &str = "partition {
-  curr == NULL,
-  prev == NULL,
-  curr->val > v,
-  prev->val > v
-}
-";
+pub const PARTITION_PREDICATES: &str = include_str!("../../../tests/abstraction/partition.preds");
 
 pub const LISTFIND: &str = r#"#include <stdlib.h>
 struct cell {
@@ -164,56 +130,9 @@ pub const LISTFIND_PREDICATES: &str = "listfind {
 }
 ";
 
-pub const REVERSE: &str = r#"extern int __VERIFIER_nondet_int(void);
-extern void __VERIFIER_assume(int);
-struct node {
-  int mark;
-  struct node *next;
-};
+pub const REVERSE: &str = include_str!("../../../tests/abstraction/mark.c");
 
-void mark(struct node *list) {
-  struct node *this, *tmp, *prev, *h, *hnext;
-  h = list;
-  __VERIFIER_assume(h != 0);
-  while (__VERIFIER_nondet_int()) {
-    if (h->next == 0)
-      break;
-    h = h->next;
-  }
-  hnext = h->next;
-  prev = 0;
-  this = list;
-  /* traverse list and mark, setting back pointers */
-  while (this != 0) {
-    if (this->mark == 1)
-      break;
-    this->mark = 1;
-    tmp = prev;
-    prev = this;
-    this = this->next;
-    prev->next = tmp;
-  }
-  /* traverse back, resetting the pointers */
-  while (prev != 0) {
-    tmp = this;
-    this = prev;
-    prev = prev->next;
-    this->next = tmp;
-  }
-  assert(h->next == hnext);
-}
-"#;
-
-pub const REVERSE_PREDICATES: &str = "mark {
-  h == 0,
-  prev == h,
-  this == h,
-  this->next == hnext,
-  prev == this,
-  h->next == hnext,
-  hnext->next == h
-}
-";
+pub const REVERSE_PREDICATES: &str = include_str!("../../../tests/abstraction/mark.preds");
 
 pub const KMP: &str = r#"extern int __VERIFIER_nondet_int(void);
 extern void __VERIFIER_assume(int);
