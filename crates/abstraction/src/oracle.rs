@@ -94,6 +94,10 @@ impl SolverOracle<'_> {
     /// blocking clauses over those literals; `None` if cut short by `limit` or the solver.
     pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Option<Vec<(Vec<bool>, Vec<bool>)>> {
         let deadline = self.deadline;
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            // past the budget: do not even encode (the caller falls back to the coarse answer)
+            return None;
+        }
         let mut own;
         let context = match self.fresh_context {
             Some((program, config)) => {

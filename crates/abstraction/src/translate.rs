@@ -866,6 +866,9 @@ impl<'a> Translator<'a> {
         let visible = self.visible(at.proc);
         let vars = self.cube_variables(&visible);
         let mut items: Vec<(String, Expr, Option<Expr>)> = Vec::new();
+        // past the budget every affected predicate becomes `*` (sound, coarse, and cheap: no
+        // simplification, cone or solver work)
+        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
         let rebinding = match update {
             Update::Assign(rhs) => self.entry_rebinding(lhs, rhs),
             _ => Vec::new(),
@@ -888,6 +891,10 @@ impl<'a> Translator<'a> {
             if unsimplified == original {
                 continue;
             }
+            if late {
+                items.push((vars.names[k].clone(), unsimplified, None));
+                continue;
+            }
             // WP(s, φ); the fresh value of havoc/malloc is universally quantified (a free symbol
             // in validity checks), so WP(s, ¬φ) = ¬WP(s, φ) holds for the body; malloc's
             // "the address is new" premise is kept apart as an assumption of every query.
@@ -901,6 +908,13 @@ impl<'a> Translator<'a> {
                 }
             };
             items.push((vars.names[k].clone(), wp, assumption));
+        }
+        if late {
+            if items.is_empty() {
+                return vec![boolprog::Stmt::skip()];
+            }
+            let values = items.iter().map(|_| BExpr::unknown()).collect();
+            return vec![boolprog::Stmt::assign(items.into_iter().map(|i| i.0).collect(), values)];
         }
         let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::new();
         if self.config.strategy == Strategy::Exact {

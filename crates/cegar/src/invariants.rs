@@ -58,7 +58,10 @@ pub fn invariant_points(program: &Program) -> Vec<(StmtRef, InvariantPoint)> {
 pub fn invariant_at(program: &Program, abs: &abstraction::Abstraction, mc: &model_check::Outcome, at: StmtRef) -> Option<Expr> {
     candidate_statements(program, at).into_iter().find_map(|index| {
         let inv = mc.invariants.iter().find(|inv| inv.origin.is_some_and(|o| o.proc == at.proc.0 && o.index == index))?;
-        Some(cubes_to_expr(abs, at.proc, &inv.cubes))
+        Some(match &inv.clauses {
+            Some(clauses) => clauses_to_expr(abs, at.proc, clauses),
+            None => cubes_to_expr(abs, at.proc, &inv.cubes),
+        })
     })
 }
 
@@ -108,6 +111,24 @@ fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Ve
         disjuncts.push(logic::conjunction(&conjuncts));
     }
     logic::disjunction(&disjuncts)
+}
+
+/// The CNF form: a clause with a literal over a helper variable is dropped as a whole (dropping
+/// only the literal would strengthen the invariant).
+fn clauses_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, clauses: &[Vec<model_check::Literal>]) -> Expr {
+    let in_scope = abs.variables_in_scope(proc);
+    let mut conjuncts = Vec::new();
+    'clauses: for clause in clauses {
+        let mut disjuncts = Vec::new();
+        for lit in clause {
+            match in_scope.iter().find(|v| v.name == lit.var) {
+                Some(var) => disjuncts.push(if lit.value { var.predicate.clone() } else { Expr::not(var.predicate.clone()) }),
+                None => continue 'clauses,
+            }
+        }
+        conjuncts.push(logic::disjunction(&disjuncts));
+    }
+    logic::conjunction(&conjuncts)
 }
 
 /// The invariants at every entry and loop head that the model checker reported.

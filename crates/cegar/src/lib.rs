@@ -488,7 +488,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         };
         record.c_path = c_path.clone();
         let t = Instant::now();
-        let analysis = match refine::analyze_path(program, &c_path, &refine_config, &predicates, cancel) {
+        let analysis = match refine::analyze_path(program, &c_path, &refine_config, &predicates, &|| cancel() || run.out_of_time()) {
             Ok(a) => a,
             Err(e) => {
                 record.statistics.refine_ms = t.elapsed().as_millis() as u64;

@@ -29,6 +29,30 @@ pub fn negate(e: &Expr) -> Expr {
     }
 }
 
+/// Whether `b` is `negate(a)` up to the cases `negate` produces, without building it (the
+/// n-ary conjunctions and disjunctions fold big accumulators through here).
+fn are_complements(a: &Expr, b: &Expr) -> bool {
+    fn one_way(a: &Expr, b: &Expr) -> bool {
+        match (&a.kind, &b.kind) {
+            (ExprKind::Unary(UnaryOp::Not, x), _) => **x == *b,
+            (ExprKind::Const(x), ExprKind::Const(y)) if a.ty == Type::Bool && b.ty == Type::Bool => (*x == 0) != (*y == 0),
+            (ExprKind::Binary(op, x1, y1), ExprKind::Binary(op2, x2, y2)) if op.is_relational() => {
+                let flipped = match op {
+                    BinaryOp::Eq => BinaryOp::Ne,
+                    BinaryOp::Ne => BinaryOp::Eq,
+                    BinaryOp::Lt => BinaryOp::Ge,
+                    BinaryOp::Le => BinaryOp::Gt,
+                    BinaryOp::Gt => BinaryOp::Le,
+                    _ => BinaryOp::Lt,
+                };
+                *op2 == flipped && x1 == x2 && y1 == y2
+            }
+            _ => false,
+        }
+    }
+    one_way(a, b) || one_way(b, a)
+}
+
 /// `a && b`, simplified at the top.
 fn mk_and(a: Expr, b: Expr) -> Expr {
     if a.is_false() || b.is_false() {
@@ -40,12 +64,12 @@ fn mk_and(a: Expr, b: Expr) -> Expr {
     if b.is_true() || a == b {
         return a;
     }
-    if negate(&a) == b || negate(&b) == a {
+    if are_complements(&a, &b) {
         return Expr::bool(false);
     }
     // a && (!a || c)  →  a && c
     if let ExprKind::Binary(BinaryOp::Or, x, y) = &b.kind {
-        if negate(&a) == **x {
+        if are_complements(&a, x) {
             return mk_and(a, (**y).clone());
         }
     }
@@ -63,12 +87,12 @@ fn mk_or(a: Expr, b: Expr) -> Expr {
     if b.is_false() || a == b {
         return a;
     }
-    if negate(&a) == b || negate(&b) == a {
+    if are_complements(&a, &b) {
         return Expr::bool(true);
     }
     // a || (!a && c)  →  a || c
     if let ExprKind::Binary(BinaryOp::And, x, y) = &b.kind {
-        if negate(&a) == **x {
+        if are_complements(&a, x) {
             return mk_or(a, (**y).clone());
         }
     }

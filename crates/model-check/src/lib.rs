@@ -129,7 +129,11 @@ pub struct Invariant {
     pub origin: Option<Origin>,
     /// Disjunction of conjunctions; empty = unreachable (false); one empty cube = true.
     pub cubes: Vec<Vec<Literal>>,
-    /// Readable form: literals common to all cubes factored out, `&&`, `||`, `!`.
+    /// The same set as a conjunction of clauses, when that is shorter than `cubes` (it is then
+    /// what `text` shows).
+    pub clauses: Option<Vec<Vec<Literal>>>,
+    /// Readable form: literals common to all cubes factored out, `&&`, `||`, `!` (or the
+    /// clauses joined by `&&`).
     pub text: String,
 }
 

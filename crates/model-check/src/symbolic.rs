@@ -12,6 +12,8 @@ use crate::{Config, Invariant, Literal, Outcome, Statistics, StepKind, Trace, Tr
 
 /// Reachable-state sets up to this many BDD nodes are printed as a minimised DNF.
 const INVARIANT_MINIMISE_NODES: usize = 24;
+/// Invariants with more DNF cubes than this are also tried in CNF.
+const CNF_WHEN_CUBES_EXCEED: usize = 8;
 
 const ENTRY: usize = 0;
 const CUR: usize = 1;
@@ -580,7 +582,20 @@ impl Engine {
                 }
             }
             // consecutive statements often have the same reachable states: print each set once
-            let mut seen: HashMap<Bdd, Vec<Vec<Literal>>> = HashMap::new();
+            type Forms = (Vec<Vec<Literal>>, Option<Vec<Vec<Literal>>>);
+            let mut seen: HashMap<Bdd, Forms> = HashMap::new();
+            let literals = |clause: &BddPartialValuation, flip: bool| -> Vec<Literal> {
+                let mut lits: Vec<(usize, Literal)> = clause
+                    .to_values()
+                    .into_iter()
+                    .map(|(v, b)| {
+                        let order = info.scope.iter().position(|(nm, _)| Some(nm) == names.get(&v)).unwrap_or(0);
+                        (order, Literal { var: names.get(&v).cloned().unwrap_or_default(), value: b != flip })
+                    })
+                    .collect();
+                lits.sort_by_key(|(o, _)| *o);
+                lits.into_iter().map(|(_, l)| l).collect()
+            };
             for (n, node) in proc_cfg.nodes.iter().enumerate() {
                 let Some(stmt) = node.stmt else { continue };
                 if let Some(only) = only {
@@ -589,38 +604,44 @@ impl Engine {
                     }
                 }
                 let projected = self.path_edges[p][n].exists(&hidden);
-                let cubes: Vec<Vec<Literal>> = if projected.is_false() {
-                    Vec::new()
-                } else if let Some(cubes) = seen.get(&projected) {
-                    cubes.clone()
+                let (cubes, clauses): Forms = if projected.is_false() {
+                    (Vec::new(), None)
+                } else if let Some(forms) = seen.get(&projected) {
+                    forms.clone()
                 } else {
                     // the minimised DNF reads best but costs far more on big state sets
                     let dnf = if projected.size() <= INVARIANT_MINIMISE_NODES { projected.to_optimized_dnf() } else { projected.to_dnf() };
-                    let cubes: Vec<Vec<Literal>> = dnf
-                        .iter()
-                        .map(|clause| {
-                            let mut lits: Vec<(usize, Literal)> = clause
-                                .to_values()
-                                .into_iter()
-                                .map(|(v, b)| {
-                                    let order = info.scope.iter().position(|(nm, _)| Some(nm) == names.get(&v)).unwrap_or(0);
-                                    (order, Literal { var: names.get(&v).cloned().unwrap_or_default(), value: b })
-                                })
-                                .collect();
-                            lits.sort_by_key(|(o, _)| *o);
-                            lits.into_iter().map(|(_, l)| l).collect()
-                        })
-                        .collect();
-                    seen.insert(projected, cubes.clone());
-                    cubes
+                    let cubes: Vec<Vec<Literal>> = dnf.iter().map(|c| literals(c, false)).collect();
+                    // independent constraints multiply DNF cubes (2^n for n two-literal
+                    // clauses): offer the CNF (the negated DNF of the complement) when shorter
+                    let clauses = if cubes.len() > CNF_WHEN_CUBES_EXCEED {
+                        let complement = projected.not();
+                        if complement.sat_clauses().take(cubes.len()).count() < cubes.len() {
+                            let dnf = if complement.size() <= INVARIANT_MINIMISE_NODES { complement.to_optimized_dnf() } else { complement.to_dnf() };
+                            let mut clauses: Vec<Vec<Literal>> = dnf.iter().map(|c| literals(c, true)).collect();
+                            let order = |l: &Literal| info.scope.iter().position(|(nm, _)| *nm == l.var).unwrap_or(0);
+                            clauses.sort_by_key(|c| c.iter().map(order).collect::<Vec<_>>());
+                            Some(clauses)
+                        } else {
+                            None
+                        }
+                    } else {
+                        None
+                    };
+                    seen.insert(projected, (cubes.clone(), clauses.clone()));
+                    (cubes, clauses)
                 };
-                let text = format_cubes(&cubes);
+                let text = match &clauses {
+                    Some(clauses) => format_clauses(clauses),
+                    None => format_cubes(&cubes),
+                };
                 out.push(Invariant {
                     proc: ProcId(p as u32),
                     stmt,
                     label: node.label.clone(),
                     origin: info.origins[stmt.0 as usize],
                     cubes,
+                    clauses,
                     text,
                 });
             }
@@ -871,6 +892,24 @@ impl Engine {
         );
         Ok((steps, start, ret_step))
     }
+}
+
+/// `(a || !b) && c`: a conjunction of clauses (`true` when empty).
+pub(crate) fn format_clauses(clauses: &[Vec<Literal>]) -> String {
+    if clauses.is_empty() {
+        return "true".to_string();
+    }
+    let lit = |l: &Literal| if l.value { l.var.clone() } else { format!("!{}", l.var) };
+    clauses
+        .iter()
+        .map(|c| match c.len() {
+            0 => "false".to_string(),
+            1 => lit(&c[0]),
+            _ if clauses.len() == 1 => c.iter().map(lit).collect::<Vec<_>>().join(" || "),
+            _ => format!("({})", c.iter().map(lit).collect::<Vec<_>>().join(" || ")),
+        })
+        .collect::<Vec<_>>()
+        .join(" && ")
 }
 
 /// `a && b && (c || (d && e))`: literals shared by every cube first, then the rest.

@@ -107,3 +107,37 @@ fn more_of_c_abstracts_soundly_shaped() {
         assert!(!diagnostics::has_errors(&diags), "{name}: {diags:?}\n{}", exact.print_bebop());
     }
 }
+
+/// Once the time budget is spent the translation still finishes, soundly: every predicate an
+/// assignment may change becomes `*`, without simplification or solver work.
+#[test]
+fn a_spent_budget_turns_every_changed_predicate_into_unknown() {
+    let source = "int main(void) { int x = 0; int y = 1; x = x + 1; y = x; if (x != 1) reach_error(); return 0; }";
+    let (program, diags) = c_front::lower(source, "late.c", &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diags), "{diags:?}");
+    let program = program.expect("lowered");
+    let set = branch_predicates(&program);
+    assert!(!set.is_empty());
+    for strategy in [abstraction::Strategy::Lattice, abstraction::Strategy::Exact] {
+        let mut config = abstraction::AbstractionConfig::new(strategy);
+        // on time: the assignments get precise values
+        let (on_time, _) = abstraction::abstract_program(&program, &set, &config);
+        config.time_budget_ms = Some(0);
+        let (late, diags) = abstraction::abstract_program(&program, &set, &config);
+        assert!(!diagnostics::has_errors(&diags), "{diags:?}");
+        let assigned = |abs: &abstraction::Abstraction| -> Vec<Vec<boolprog::Expr>> {
+            let main = abs.program.procs.iter().find(|p| p.name == "main").expect("main");
+            boolprog::statements_in_order(&main.body)
+                .into_iter()
+                .filter_map(|s| match &s.kind {
+                    boolprog::StmtKind::Assign { rhs, .. } => Some(rhs.clone()),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (precise, coarse) = (assigned(&on_time), assigned(&late));
+        assert_eq!(precise.len(), coarse.len(), "{strategy:?}: same statements");
+        assert!(precise.iter().flatten().any(|e| *e != boolprog::Expr::unknown()), "{strategy:?}");
+        assert!(coarse.iter().flatten().all(|e| *e == boolprog::Expr::unknown()), "{strategy:?}: {coarse:?}");
+    }
+}

@@ -107,3 +107,27 @@ fn substitution_replaces_every_occurrence() {
     let e = bin(Lt, &bin(Add, &x, &x), &y);
     assert_eq!(b.show(&substitute(&e, &x, &int(2))), "2 + 2 < y");
 }
+
+#[test]
+fn complementary_operands_collapse_in_conjunctions_and_disjunctions() {
+    let mut b = Builder::new();
+    let x = b.var("x", Type::INT);
+    let y = b.var("y", Type::INT);
+    let lt = bin(Lt, &x, &int(5));
+    let ge = bin(Ge, &x, &int(5));
+    let eq = bin(Eq, &x, &y);
+    assert!(conjunction(&[lt.clone(), ge.clone()]).is_false());
+    assert!(disjunction(&[eq.clone(), negate(&eq)]).is_true());
+    assert!(disjunction(&[Expr::not(lt.clone()), lt.clone()]).is_true());
+    // a || (!a && c) → a || c
+    assert_eq!(b.show(&disjunction(&[lt.clone(), Expr::and(ge.clone(), eq.clone())])), "x < 5 || x == y");
+    // not complements: different operands
+    assert_eq!(b.show(&conjunction(&[lt.clone(), bin(Ge, &y, &int(5))])), "x < 5 && y >= 5");
+    // a long disjunction of cubes is built in linear time (no negation of the accumulator)
+    let vars: Vec<Expr> = (0..12).map(|i| b.var(&format!("v{i}"), Type::INT)).collect();
+    let cubes: Vec<Expr> = (0..4096u32)
+        .map(|bits| conjunction(&vars.iter().enumerate().map(|(i, v)| bin(if bits >> i & 1 == 1 { Eq } else { Ne }, v, &int(0))).collect::<Vec<_>>()))
+        .collect();
+    let d = disjunction(&cubes);
+    assert_eq!(b.show(&d).matches(" || ").count(), 4095);
+}

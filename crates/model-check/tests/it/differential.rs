@@ -93,6 +93,11 @@ fn invariants_equal_explicit_reachable_sets() {
                 let in_invariant = inv.cubes.iter().any(|cube| {
                     cube.iter().all(|lit| valuation.iter().any(|(n, v)| *n == lit.var && *v == lit.value))
                 });
+                let holds = |lit: &model_check::Literal| valuation.iter().any(|(n, v)| *n == lit.var && *v == lit.value);
+                if let Some(clauses) = &inv.clauses {
+                    // the CNF form denotes the same set
+                    assert_eq!(clauses.iter().all(|c| c.iter().any(holds)), in_invariant, "seed {seed}: CNF {}", inv.text);
+                }
                 assert_eq!(
                     in_invariant,
                     states.contains(&valuation),

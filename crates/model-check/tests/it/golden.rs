@@ -75,6 +75,7 @@ golden_tests!(
     nested_loops_unsafe,
     goto_into_loop_safe,
     goto_into_loop_unsafe,
+    independent_pairs_safe,
 );
 
 #[test]
