@@ -2,8 +2,9 @@
 //! abstracted with both strategies (program, lines, predicates, prover calls, time).
 //!
 //! The abstraction crate does not depend on the front end, so callers (the CLI, the tests)
-//! lower [`programs`] themselves and pass the results to [`measure`]. Partition and reverse
-//! (`mark`) are the golden-test programs of `tests/abstraction`.
+//! lower [`programs`] themselves and pass the results to [`measure`]. Partition (the shared seed
+//! program `tests/programs/partition.c`) and reverse (`mark`) are golden-test programs of
+//! `tests/abstraction`.
 
 use crate::{abstract_program, AbstractionConfig, Strategy};
 use c_ir::{PredicateSet, Program};
@@ -91,7 +92,7 @@ pub fn format_table(rows: &[BenchRow]) -> String {
     out
 }
 
-pub const PARTITION: &str = include_str!("../../../tests/abstraction/partition.c");
+pub const PARTITION: &str = include_str!("../../../tests/programs/partition.c");
 
 pub const PARTITION_PREDICATES: &str = include_str!("../../../tests/abstraction/partition.preds");
 

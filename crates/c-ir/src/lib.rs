@@ -272,7 +272,7 @@ impl Expr {
     pub fn var(id: VarId, ty: Type) -> Expr {
         Expr { kind: ExprKind::Var(id), ty }
     }
-    pub fn not(e: Expr) -> Expr {
+    pub fn logical_not(e: Expr) -> Expr {
         Expr { kind: ExprKind::Unary(UnaryOp::Not, Box::new(e)), ty: Type::Bool }
     }
     /// A binary expression; relational and logical operators get type `Bool`, others the left operand's type.

@@ -105,7 +105,7 @@ fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Ve
         for lit in cube {
             // literals over helper variables (prm/ret temporaries) are dropped: a weaker invariant
             if let Some(var) = in_scope.iter().find(|v| v.name == lit.var) {
-                conjuncts.push(if lit.value { var.predicate.clone() } else { Expr::not(var.predicate.clone()) });
+                conjuncts.push(if lit.value { var.predicate.clone() } else { Expr::logical_not(var.predicate.clone()) });
             }
         }
         disjuncts.push(logic::conjunction(&conjuncts));
@@ -122,7 +122,7 @@ fn clauses_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, clauses: 
         let mut disjuncts = Vec::new();
         for lit in clause {
             match in_scope.iter().find(|v| v.name == lit.var) {
-                Some(var) => disjuncts.push(if lit.value { var.predicate.clone() } else { Expr::not(var.predicate.clone()) }),
+                Some(var) => disjuncts.push(if lit.value { var.predicate.clone() } else { Expr::logical_not(var.predicate.clone()) }),
                 None => continue 'clauses,
             }
         }

@@ -17,6 +17,7 @@ pub use refine::RefinementMethod;
 use c_ir::{display_expr, Expr, ExprKind, ProcId, Program, PredicateSet, StmtKind, StmtRef, Type};
 use diagnostics::{Diagnostic, LineIndex, Span};
 use web_time::Instant;
+use replay::InputDistribution;
 
 /// Which predicates the first abstraction starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -343,7 +344,10 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             let grace_ms = config.time_budget_ms.map(|b| b + 3000);
             let found = {
                 let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
-                replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, &stop)
+                replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop).or_else(|| {
+                    // bugs behind long loops: longer runs over all magnitudes (the grace period bounds them)
+                    replay::random_search_for_error(program, config.safe_cross_check_runs, replay::REPLAY_STEP_LIMIT, InputDistribution::Magnitudes, &stop)
+                })
             };
             if let Some(cex) = found {
                 let why = outcome.reason.take().unwrap_or_default();
@@ -444,7 +448,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 run.event(Phase::Replaying, iteration, predicates.len());
                 let found = {
                     let stop = || cancel() || run.out_of_time();
-                    replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, &stop)
+                    replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop)
                 };
                 if let Some(cex) = found {
                     outcome.verdict = Verdict::Unsafe;

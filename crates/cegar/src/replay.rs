@@ -53,11 +53,27 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
     }
 }
 
-/// Runs `program` up to `runs` times with pseudo-random inputs (mostly small values, sometimes
-/// boundary values) and returns the first run that reaches an error statement, replayed into a
-/// counterexample. Stops early when `out_of_time` says so. Used as a cross-check before a SAFE
-/// verdict is reported.
-pub fn random_search_for_error(program: &Program, runs: u32, max_steps: u64, out_of_time: &dyn Fn() -> bool) -> Option<Counterexample> {
+/// How [`random_search_for_error`] draws input values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputDistribution {
+    /// Mostly small values (-10..10), sometimes 0/±1/INT_MAX/INT_MIN or any 64-bit value.
+    Small,
+    /// Every magnitude alike: ±(2^k + d) for k in 0..34, d in -2..2 — reaches bugs behind
+    /// loops that must run thousands of times (with a larger step limit).
+    Magnitudes,
+}
+
+/// Runs `program` up to `runs` times with pseudo-random inputs drawn from `distribution` and
+/// returns the first run that reaches an error statement, replayed into a counterexample.
+/// Stops early when `out_of_time` says so. Used as a cross-check before a SAFE verdict is
+/// reported, and as a last try before UNKNOWN.
+pub fn random_search_for_error(
+    program: &Program,
+    runs: u32,
+    max_steps: u64,
+    distribution: InputDistribution,
+    out_of_time: &dyn Fn() -> bool,
+) -> Option<Counterexample> {
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
     for _ in 0..runs {
         if out_of_time() {
@@ -67,10 +83,20 @@ pub fn random_search_for_error(program: &Program, runs: u32, max_steps: u64, out
             state ^= state << 13;
             state ^= state >> 7;
             state ^= state << 17;
-            match state % 8 {
-                0 => [0i128, 1, -1, i32::MAX as i128, i32::MIN as i128][((state >> 8) % 5) as usize],
-                1 => ((state >> 3) as i64) as i128,
-                _ => ((state >> 5) % 21) as i128 - 10,
+            match distribution {
+                InputDistribution::Small => match state % 8 {
+                    0 => [0i128, 1, -1, i32::MAX as i128, i32::MIN as i128][((state >> 8) % 5) as usize],
+                    1 => ((state >> 3) as i64) as i128,
+                    _ => ((state >> 5) % 21) as i128 - 10,
+                },
+                InputDistribution::Magnitudes => {
+                    let magnitude = (1i128 << ((state >> 4) % 34)) + ((state >> 12) % 5) as i128 - 2;
+                    if state % 4 == 0 {
+                        -magnitude
+                    } else {
+                        magnitude
+                    }
+                }
             }
         };
         let result = c_ir::interp::run(program, &mut feed, &Limits::new(max_steps));

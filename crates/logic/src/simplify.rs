@@ -25,7 +25,7 @@ pub fn negate(e: &Expr) -> Expr {
             };
             Expr::binary(flipped, (**a).clone(), (**b).clone())
         }
-        _ => Expr::not(e.clone()),
+        _ => Expr::logical_not(e.clone()),
     }
 }
 

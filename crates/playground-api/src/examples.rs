@@ -17,85 +17,17 @@ pub struct Example {
     pub lab_note: &'static str,
 }
 
-pub const PARTITION: &str = r#"#include <stdlib.h>
-
-typedef struct cell {
-  int val;
-  struct cell* next;
-} *list;
-
-list partition(list *l, int v) {
-  list curr, prev, newl, nextCurr;
-
-  curr = *l;
-  prev = NULL;
-  newl = NULL;
-  while (curr != NULL) {
-    nextCurr = curr->next;
-    if (curr->val > v) {
-      if (prev != NULL) {
-        prev->next = nextCurr;
-      }
-      if (curr == *l) {
-        *l = nextCurr;
-      }
-      curr->next = newl;
-L:    newl = curr;
-    } else {
-      prev = curr;
-    }
-    curr = nextCurr;
-  }
-  return newl;
-}
-"#;
+// The seed programs that golden tests also read (c-front, abstraction) are kept once, in
+// `tests/programs/`. Keep their text stable: the browser tests and lab notes cite line numbers.
+pub const PARTITION: &str = include_str!("../../../tests/programs/partition.c");
 
 pub const PARTITION_PREDICATES: &str = "partition {\n  curr == NULL,\n  prev == NULL,\n  curr->val > v,\n  prev->val > v\n}\n";
 
-pub const FOO_BAR: &str = r#"int bar(int* q, int y) {
-  int l1, l2;
-  l1 = y;
-  l2 = y - 1;
-  if (*q > y)
-    *q = y;
-  return l1;
-}
-
-void foo(int* p, int x) {
-  int r;
-  if (*p <= x)
-    *p = x;
-  else
-    *p = *p + x;
-  r = bar(p, x);
-}
-
-int main(void) {
-  int a = __VERIFIER_nondet_int();
-  foo(&a, 0);
-  return 0;
-}
-"#;
+pub const FOO_BAR: &str = include_str!("../../../tests/programs/foo_bar.c");
 
 pub const FOO_BAR_PREDICATES: &str = "bar {\n  y >= 0,\n  *q <= y,\n  y == l1,\n  y > l2\n}\n\nfoo {\n  *p <= 0,\n  x == 0,\n  r == 0\n}\n";
 
-pub const INC_FOO: &str = r#"int inc(int x) {
-  x = x + 1;
-  return x;
-}
-
-void foo(int a) {
-  int b, c;
-  b = inc(a);
-  c = inc(b);
-  assert(a != 2 || c == 4);
-}
-
-int main(void) {
-  foo(2);
-  return 0;
-}
-"#;
+pub const INC_FOO: &str = include_str!("../../../tests/programs/inc_foo.c");
 
 pub const INC_FOO_MONO_PREDICATES: &str = "inc {\n  x == 2,\n  x == 3,\n  x == 4\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
 
@@ -275,34 +207,7 @@ int main(void) {
 }
 "#;
 
-pub const MARK: &str = r#"struct node {
-  int mark;
-  struct node *next;
-};
-
-void mark(struct node *list) {
-  struct node *this, *tmp, *prev;
-  prev = 0;
-  this = list;
-  /* traverse list and mark, setting back pointers */
-  while (this != 0) {
-    if (this->mark == 1)
-      break;
-    this->mark = 1;
-    tmp = prev;
-    prev = this;
-    this = this->next;
-    prev->next = tmp;
-  }
-  /* traverse back, resetting the pointers */
-  while (prev != 0) {
-    tmp = this;
-    this = prev;
-    prev = prev->next;
-    this->next = tmp;
-  }
-}
-"#;
+pub const MARK: &str = include_str!("../../../tests/programs/mark.c");
 
 pub const MARK_PREDICATES: &str = "mark {\n  this == 0,\n  prev == 0,\n  this->mark == 1,\n  prev->mark == 1\n}\n";
 

@@ -213,7 +213,7 @@ mod tests {
         // !(in + 1 <= x) && in >= y  ⊢  y < x - 1
         let input = VarId(9);
         let conds = [
-            Expr::not(Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, var(9), int(1)), var(1))),
+            Expr::logical_not(Expr::binary(BinaryOp::Le, Expr::binary(BinaryOp::Add, var(9), int(1)), var(1))),
             Expr::binary(BinaryOp::Ge, var(9), var(2)),
         ];
         let out = eliminate_fresh(&conds, &|v| v == input);

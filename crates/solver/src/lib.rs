@@ -302,14 +302,14 @@ impl Solver {
 
     /// Does `e` hold in every state?
     pub fn is_valid(&mut self, e: &Expr) -> Answer {
-        let negation = Expr::not(e.clone());
+        let negation = Expr::logical_not(e.clone());
         self.query(QueryKind::Valid, &negation, Some(e)).negated()
     }
 
     /// Does the conjunction of `premises` imply `conclusion`?
     pub fn implies(&mut self, premises: &[Expr], conclusion: &Expr) -> Answer {
         let mut items: Vec<Expr> = premises.to_vec();
-        items.push(Expr::not(conclusion.clone()));
+        items.push(Expr::logical_not(conclusion.clone()));
         let counter = and_all(&items);
         let shown = Expr::binary(c_ir::BinaryOp::Implies, and_all(premises), conclusion.clone());
         self.query(QueryKind::Implies, &counter, Some(&shown)).negated()

@@ -1,13 +1,22 @@
-//! The seeds' figures as golden files: `tests/abstraction/NAME.c` + `NAME.preds` abstract to
-//! `NAME.bp` (exact strategy; the lattice strategy is checked to agree on every strengthening).
+//! The seeds' figures as golden files: `NAME.c` + `tests/abstraction/NAME.preds` abstract to
+//! `tests/abstraction/NAME.bp` (exact strategy; the lattice strategy is checked to agree on every
+//! strengthening). The C source is `tests/abstraction/NAME.c` or a seed program shared with the
+//! other golden tests and the playground examples in `tests/programs/` (see [`SHARED`]).
 
 use crate::support::assert_strategies_agree;
 use abstraction::Abstraction;
 use c_ir::{PredicateSet, Program};
 
+/// Golden tests whose C source is a shared seed program: (golden name, `tests/programs/` file).
+const SHARED: &[(&str, &str)] = &[("partition", "partition"), ("foobar", "foo_bar"), ("inc_mono", "inc_foo"), ("inc_poly", "inc_foo")];
+
 pub fn load(name: &str) -> (Program, PredicateSet) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/abstraction");
-    let source = std::fs::read_to_string(format!("{dir}/{name}.c")).expect("source");
+    let path = match SHARED.iter().find(|(golden, _)| *golden == name) {
+        Some((_, program)) => format!("{dir}/../programs/{program}.c"),
+        None => format!("{dir}/{name}.c"),
+    };
+    let source = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let preds = std::fs::read_to_string(format!("{dir}/{name}.preds")).expect("predicates");
     let options = c_front::LowerOptions { entry: "main".into(), ..Default::default() };
     let (program, diags) = c_front::lower(&source, &format!("{name}.c"), &options);

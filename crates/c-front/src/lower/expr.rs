@@ -60,7 +60,7 @@ pub(crate) fn negate(e: Expr) -> Expr {
         // De Morgan keeps negations on the atoms
         ExprKind::Binary(BinaryOp::And, a, b) => Expr::or(negate(*a), negate(*b)),
         ExprKind::Binary(BinaryOp::Or, a, b) => Expr::and(negate(*a), negate(*b)),
-        kind => Expr::not(Expr { kind, ty: e.ty }),
+        kind => Expr::logical_not(Expr { kind, ty: e.ty }),
     }
 }
 
@@ -161,7 +161,7 @@ impl<'a> Lowerer<'a> {
         }
         match (&e.ty, ty) {
             (_, Type::Void) => e,
-            (from, Type::Bool) if from.is_scalar() => self.to_bool(e),
+            (from, Type::Bool) if from.is_scalar() => self.truth_value(e),
             (Type::Int { .. } | Type::Bool, Type::Int { .. }) => match e.as_const() {
                 Some(v) => Expr::int(normalize(v, ty), ty.clone()),
                 None => Expr::cast(e, ty.clone()),
@@ -196,7 +196,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `e != 0` (or `e != NULL`) as a `Bool`.
-    pub fn to_bool(&mut self, e: Expr) -> Expr {
+    pub fn truth_value(&mut self, e: Expr) -> Expr {
         match &e.ty {
             Type::Bool => e,
             Type::Int { .. } | Type::Pointer(_) => {
@@ -253,8 +253,8 @@ impl<'a> Lowerer<'a> {
             return self.float_operation(op, a, b, span);
         }
         if op.is_logical() {
-            let a = self.to_bool(a);
-            let b = self.to_bool(b);
+            let a = self.truth_value(a);
+            let b = self.truth_value(b);
             return fold(Expr::binary(op, a, b));
         }
         let (ap, bp) = (a.ty.is_pointer(), b.ty.is_pointer());
@@ -282,8 +282,8 @@ impl<'a> Lowerer<'a> {
     fn float_operation(&mut self, op: BinaryOp, a: Expr, b: Expr, span: Span) -> Expr {
         self.float_warning(span);
         if op.is_logical() {
-            let a = self.to_bool(a);
-            let b = self.to_bool(b);
+            let a = self.truth_value(a);
+            let b = self.truth_value(b);
             return Expr::binary(op, a, b);
         }
         let wide = |t: &Type| matches!(t, Type::Opaque(n) if n != "float");
@@ -390,7 +390,7 @@ impl<'a> Lowerer<'a> {
         let span = self.span(e.span);
         let v = self.rvalue(e);
         let v = self.require_scalar(v, span, "a condition");
-        self.to_bool(v)
+        self.truth_value(v)
     }
 
     /// Evaluates an expression for its side effects only.
@@ -775,7 +775,7 @@ impl<'a> Lowerer<'a> {
 
     fn explicit_cast(&mut self, v: Expr, ty: &Type, span: Span) -> Expr {
         match (&v.ty, ty) {
-            (Type::Pointer(_), Type::Bool) => self.to_bool(v),
+            (Type::Pointer(_), Type::Bool) => self.truth_value(v),
             (Type::Int { .. } | Type::Bool | Type::Pointer(_), Type::Int { .. } | Type::Pointer(_) | Type::Bool) => self.convert(v, ty, span),
             (Type::Struct(a), Type::Struct(b)) if a == b => v,
             (Type::Opaque(_), _) | (_, Type::Opaque(_)) => {

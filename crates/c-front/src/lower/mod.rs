@@ -334,7 +334,7 @@ impl<'a> Lowerer<'a> {
             let dead = matches!(f.body.last().map(|s| &s.kind), Some(StmtKind::Goto { targets }) if targets.len() == 1)
                 || matches!(f.body.last().map(|s| &s.kind), Some(StmtKind::Error))
                 || matches!(f.body.last().map(|s| &s.kind), Some(StmtKind::Assume { cond }) if cond.is_false());
-            if dead && !f.label_positions.iter().any(|p| *p == Some(here)) {
+            if dead && !f.label_positions.contains(&Some(here)) {
                 return;
             }
         }
@@ -403,11 +403,8 @@ pub(crate) fn compute_address_taken(program: &mut Program) {
         e.visit(&mut |sub| {
             if let ExprKind::AddrOf(inner) = &sub.kind {
                 let mut base = inner.as_ref();
-                loop {
-                    match &base.kind {
-                        ExprKind::Field(b, _) | ExprKind::Index(b, _) => base = b,
-                        _ => break,
-                    }
+                while let ExprKind::Field(b, _) | ExprKind::Index(b, _) = &base.kind {
+                    base = b;
                 }
                 if let ExprKind::Var(v) = base.kind {
                     taken.insert(v);
@@ -452,7 +449,7 @@ impl<'a> Lowerer<'a> {
         let storage = types::storage_class(&def.node.specifiers);
         let _ = storage;
         let base = self.base_type(&types::decl_specifier_types(&def.node.specifiers), span);
-        let declarator = self.declarator(base, &def.node.declarator, span);
+        let declarator = self.declarator(base, &def.node.declarator);
         let name = declarator.name.clone()?;
         let Some(mut signature) = declarator.function else {
             self.error(span, format!("`{name}` is defined like a function but its type is not a function type"));
@@ -493,7 +490,7 @@ impl<'a> Lowerer<'a> {
     fn function_body(&mut self, def: &'a Node<ast::FunctionDefinition>, proc: ProcId, is_entry: bool) {
         let span = self.span(def.span);
         let base = self.base_type(&types::decl_specifier_types(&def.node.specifiers), span);
-        let declarator = self.declarator(base, &def.node.declarator, span);
+        let declarator = self.declarator(base, &def.node.declarator);
         let name = self.program.proc(proc).name.clone();
         let signature = self.functions.get(&name).map(|f| f.signature.clone());
         let Some(signature) = signature else { return };
@@ -693,7 +690,7 @@ impl<'a> Lowerer<'a> {
         let _ = points_to_const;
         for init_declarator in &decl.node.declarators {
             let dspan = self.span(init_declarator.span);
-            let declarator = self.declarator(base.clone(), &init_declarator.node.declarator, dspan);
+            let declarator = self.declarator(base.clone(), &init_declarator.node.declarator);
             let Some(name) = declarator.name.clone() else { continue };
             if storage == Some(ast::StorageClassSpecifier::Typedef) {
                 let ty = if declarator.function.is_some() { Type::Function } else { declarator.ty.clone() };

@@ -147,7 +147,7 @@ impl<'a> Lowerer<'a> {
         let base = self.base_type(&specifier_qualifier_types(&tn.node.specifiers), span);
         match &tn.node.declarator {
             Some(d) => {
-                let declared = self.declarator(base, d, span);
+                let declared = self.declarator(base, d);
                 if declared.function.is_some() {
                     Type::Function
                 } else {
@@ -159,7 +159,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Applies a declarator to `base`.
-    pub fn declarator(&mut self, base: Type, d: &'a Node<ast::Declarator>, span: Span) -> Declared {
+    pub fn declarator(&mut self, base: Type, d: &'a Node<ast::Declarator>) -> Declared {
         let mut ty = base;
         let mut function: Option<FunctionSignature> = None;
         let mut param_names = Vec::new();
@@ -195,7 +195,7 @@ impl<'a> Lowerer<'a> {
                             0
                         }
                         ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => match self.constant_value(e) {
-                            Some(n) if n >= 0 && n < (1i128 << 40) => n as u64,
+                            Some(n) if (0..1i128 << 40).contains(&n) => n as u64,
                             Some(_) => {
                                 self.error(dspan, "array size is negative or too large");
                                 0
@@ -236,7 +236,7 @@ impl<'a> Lowerer<'a> {
             ast::DeclaratorKind::Declarator(inner) => {
                 // the outer derivations form the base of the inner declarator
                 let outer_ty = if function.is_some() { Type::Function } else { ty };
-                let mut result = self.declarator(outer_ty, inner, span);
+                let mut result = self.declarator(outer_ty, inner);
                 if result.function.is_none() && matches!(result.ty, Type::Function) {
                     // `int (f)(int)`: parenthesised function name
                     result.function = function;
@@ -257,7 +257,7 @@ impl<'a> Lowerer<'a> {
             let is_const = has_const(&p.node.specifiers);
             let (name, ty, is_function) = match &p.node.declarator {
                 Some(d) => {
-                    let declared = self.declarator(base, d, pspan);
+                    let declared = self.declarator(base, d);
                     let is_function = declared.function.is_some();
                     (declared.name, declared.ty, is_function)
                 }
@@ -307,7 +307,7 @@ impl<'a> Lowerer<'a> {
             let dspan = self.span(decl.span);
             let base = self.base_type(&decl_specifier_types(&decl.node.specifiers), dspan);
             for init in &decl.node.declarators {
-                let declared = self.declarator(base.clone(), &init.node.declarator, dspan);
+                let declared = self.declarator(base.clone(), &init.node.declarator);
                 if let Some(name) = declared.name {
                     match names.iter().position(|n| *n == name) {
                         Some(i) => {
@@ -405,7 +405,7 @@ impl<'a> Lowerer<'a> {
                 }
                 let (name, ty) = match &sd.node.declarator {
                     Some(decl) => {
-                        let declared = self.declarator(base.clone(), decl, fspan);
+                        let declared = self.declarator(base.clone(), decl);
                         let ty = if declared.function.is_some() { Type::Function } else { declared.ty };
                         (declared.name.unwrap_or_else(|| format!("__field{}", fields.len())), ty)
                     }

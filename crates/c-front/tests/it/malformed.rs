@@ -7,7 +7,7 @@ use std::path::PathBuf;
 fn corpus() -> Vec<String> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/c-front");
     let mut files = Vec::new();
-    for dir in [root.clone(), root.join("interp")] {
+    for dir in [root.clone(), root.join("interp"), root.join("../programs")] {
         if let Ok(entries) = std::fs::read_dir(&dir) {
             for e in entries.flatten() {
                 let p = e.path();

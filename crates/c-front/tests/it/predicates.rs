@@ -4,7 +4,7 @@ use c_ir::{display_expr, ExprKind, Type, VarKind};
 
 fn program(name: &str) -> (c_ir::Program, String) {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/c-front");
-    let source = std::fs::read_to_string(dir.join(format!("{name}.c"))).expect("program");
+    let source = super::support::seed_source(name);
     let preds = std::fs::read_to_string(dir.join(format!("{name}.preds"))).unwrap_or_default();
     (super::support::lower_ok(&source), preds)
 }

@@ -4,6 +4,15 @@ use c_ir::interp::{run, Limits, Outcome, RunResult};
 use c_ir::{Program, StmtKind, Type};
 use std::collections::HashSet;
 
+/// The C source of a golden-test program: `tests/c-front/NAME.c`, or else the seed program
+/// `tests/programs/NAME.c` that is shared with the other golden tests and the playground examples.
+pub fn seed_source(name: &str) -> String {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    let own = root.join(format!("c-front/{name}.c"));
+    let path = if own.exists() { own } else { root.join(format!("programs/{name}.c")) };
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
 /// Lowers `source`, failing the test with rendered diagnostics when there are errors.
 pub fn lower_ok(source: &str) -> Program {
     let (program, diagnostics) = c_front::lower(source, "test.c", &c_front::LowerOptions::default());

@@ -244,3 +244,19 @@ fn user_predicates_are_used_from_the_first_iteration() {
     assert_eq!(outcome.verdict, Verdict::Safe);
     assert!(outcome.iterations[0].predicates_before.iter().any(|p| p.scope == Some(main) && p.text == "i < 3"));
 }
+
+#[test]
+fn bugs_behind_long_loops_are_found_by_random_runs_over_all_magnitudes() {
+    // the error needs more than 50000 loop iterations: beyond any iteration bound, and beyond
+    // the short random runs with small inputs
+    let source = "extern unsigned int __VERIFIER_nondet_uint(void);\nextern void reach_error(void);\nint main(void) {\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int i = 0;\n  while (i < n)\n    i = i + 1;\n  if (i > 50000)\n    reach_error();\n  return 0;\n}\n";
+    let mut config = Config::default_for_cli();
+    config.max_iterations = 3;
+    let outcome = check_source(source, "long_loop.c", &config, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+    assert!(outcome.reason.as_deref().unwrap_or("").contains("random concrete run"), "{:?}", outcome.reason);
+    let cex = outcome.counterexample.as_ref().expect("counterexample");
+    assert!(cex.inputs.first().is_some_and(|&n| n > 50000), "{:?}", cex.inputs);
+    let (program, _) = c_front::lower(source, "long_loop.c", &c_front::LowerOptions::default());
+    assert!(cegar::replay::replay_to_error(&program.expect("lowered"), &cex.inputs).is_ok());
+}

@@ -51,8 +51,8 @@ fn boolean_and_address_rules() {
     assert_eq!(simplify(&deref(&addr(&x))), x);
     assert_eq!(simplify(&addr(&deref(&p))), p);
     let c = bin(Lt, &x, &int(3));
-    assert_eq!(simplify(&Expr::not(Expr::not(c.clone()))), c);
-    assert_eq!(b.show(&simplify(&Expr::not(c.clone()))), "x >= 3");
+    assert_eq!(simplify(&Expr::logical_not(Expr::logical_not(c.clone()))), c);
+    assert_eq!(b.show(&simplify(&Expr::logical_not(c.clone()))), "x >= 3");
     assert_eq!(b.show(&simplify(&bin(Lt, &int(3), &x))), "x > 3");
     assert!(simplify(&Expr::and(c.clone(), negate(&c))).is_false());
     assert!(simplify(&Expr::or(c.clone(), negate(&c))).is_true());
@@ -118,7 +118,7 @@ fn complementary_operands_collapse_in_conjunctions_and_disjunctions() {
     let eq = bin(Eq, &x, &y);
     assert!(conjunction(&[lt.clone(), ge.clone()]).is_false());
     assert!(disjunction(&[eq.clone(), negate(&eq)]).is_true());
-    assert!(disjunction(&[Expr::not(lt.clone()), lt.clone()]).is_true());
+    assert!(disjunction(&[Expr::logical_not(lt.clone()), lt.clone()]).is_true());
     // a || (!a && c) → a || c
     assert_eq!(b.show(&disjunction(&[lt.clone(), Expr::and(ge.clone(), eq.clone())])), "x < 5 || x == y");
     // not complements: different operands

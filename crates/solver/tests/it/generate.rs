@@ -124,7 +124,7 @@ impl Vocabulary {
         }
         let d = depth - 1;
         match rng.below(4) {
-            0 => Expr::not(self.formula(rng, d)),
+            0 => Expr::logical_not(self.formula(rng, d)),
             1 => Expr::and(self.formula(rng, d), self.formula(rng, d)),
             2 => Expr::or(self.formula(rng, d), self.formula(rng, d)),
             _ => Expr::binary(BinaryOp::Implies, self.formula(rng, d), self.formula(rng, d)),

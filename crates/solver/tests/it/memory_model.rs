@@ -86,9 +86,9 @@ fn uninterpreted_symbols_are_functions() {
     let y = b.var("y", Type::INT);
     let reach = |a: &Expr| Expr::new(ExprKind::App("reach".into(), vec![a.clone()]), Type::Bool);
     let mut s = Solver::new(&b.program, &SolverConfig::c_semantics());
-    let f = Expr::and(Expr::and(bin(Eq, &x, &y), reach(&x)), Expr::not(reach(&y)));
+    let f = Expr::and(Expr::and(bin(Eq, &x, &y), reach(&x)), Expr::logical_not(reach(&y)));
     assert_eq!(s.is_satisfiable(&f), Answer::No);
-    let g = Expr::and(reach(&x), Expr::not(reach(&y)));
+    let g = Expr::and(reach(&x), Expr::logical_not(reach(&y)));
     assert_eq!(s.is_satisfiable(&g), Answer::Yes);
 }
 

@@ -112,7 +112,7 @@ fn random_formula(w: &World, voc: &Vocabulary, rng: &mut Rng, depth: u32) -> Exp
     }
     let d = depth - 1;
     match rng.below(4) {
-        0 => Expr::not(random_formula(w, voc, rng, d)),
+        0 => Expr::logical_not(random_formula(w, voc, rng, d)),
         1 => Expr::and(random_formula(w, voc, rng, d), random_formula(w, voc, rng, d)),
         2 => Expr::or(random_formula(w, voc, rng, d), random_formula(w, voc, rng, d)),
         _ => Expr::binary(Implies, random_formula(w, voc, rng, d), random_formula(w, voc, rng, d)),

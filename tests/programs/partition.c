@@ -1,5 +1,4 @@
-/* C2BP (Ball, Majumdar, Millstein, Rajamani), Figure 1(a): list partition. */
-#include <stddef.h>
+#include <stdlib.h>
 
 typedef struct cell {
   int val;
@@ -22,7 +21,7 @@ list partition(list *l, int v) {
         *l = nextCurr;
       }
       curr->next = newl;
-L:   newl = curr;
+L:    newl = curr;
     } else {
       prev = curr;
     }
