@@ -101,13 +101,17 @@ pub struct AbstractionConfig {
     /// Maximum number of valuations one exact strengthening may enumerate before giving up
     /// (the result is then the sound `F = false`).
     pub enumeration_limit: usize,
+    /// Bound on a strengthening's cone of influence (see [`logic::bounded_cone_of_influence`]):
+    /// further layers are dropped once the cone would exceed this many predicates. Sound;
+    /// `None` = the full cone of formula 4.10.
+    pub max_cone: Option<usize>,
     /// Stop asking the decision procedure after this many milliseconds: the remaining
     /// strengthenings are `F = false` (sound, imprecise) and `budget_exhausted` is reported.
     pub time_budget_ms: Option<u64>,
 }
 
 impl AbstractionConfig {
-    /// C semantics, no cube bound, no recording, `enforce` and points-to on.
+    /// C semantics, no cube or cone bound, no recording, `enforce` and points-to on.
     pub fn new(strategy: Strategy) -> AbstractionConfig {
         AbstractionConfig {
             strategy,
@@ -117,6 +121,7 @@ impl AbstractionConfig {
             enforce: true,
             points_to: true,
             enumeration_limit: 1 << 14,
+            max_cone: None,
             time_budget_ms: None,
         }
     }

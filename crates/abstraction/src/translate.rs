@@ -15,6 +15,11 @@ use solver::Solver;
 use std::collections::{HashMap, HashSet};
 use web_time::Instant;
 
+
+/// `enforce` components with more predicates than this are searched for inconsistent pairs
+/// only (lattice, cube length 2) rather than enumerated exactly.
+const ENFORCE_EXACT_MAX: usize = 12;
+
 /// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
 /// between its variables and the predicates, signatures, statistics and (optionally) the
 /// record of every strengthening. Problems with predicates are reported, never panicked on.
@@ -498,9 +503,15 @@ impl<'a> Translator<'a> {
         !self.config.record_lattices
     }
 
+    /// The predicates (indices into `vars`) a strengthening of `goal` ranges over: its cone of
+    /// influence, bounded by `max_cone`.
+    fn cone(&self, goal: &Expr, vars: &CubeVariables) -> Vec<u32> {
+        logic::bounded_cone_of_influence(goal, &vars.interpretations, self.config.max_cone).into_iter().map(|i| i as u32).collect()
+    }
+
     /// The cache key of `goal` (simplified) over `vars`, and the cone as indices into `vars`.
-    fn memo_key(goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> (ConeKey, Vec<u32>) {
-        let cone: Vec<u32> = logic::cone_of_influence(goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
+    fn memo_key(&self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> (ConeKey, Vec<u32>) {
+        let cone = self.cone(goal, vars);
         let interpretations = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
         (ConeKey { goal: goal.clone(), assumption: assumption.cloned(), cone: interpretations }, cone)
     }
@@ -522,12 +533,12 @@ impl<'a> Translator<'a> {
     }
 
     fn memo_find(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
-        let (key, cone) = Self::memo_key(goal, assumption, vars);
+        let (key, cone) = self.memo_key(goal, assumption, vars);
         let (pos, neg) = match self.cache.lookup(&key) {
             Some(hit) => hit,
             None if cache::swap_is_exact(self.config.strategy) => {
                 let negated = logic::simplify(&logic::negate(goal));
-                let (negated_key, negated_cone) = Self::memo_key(&negated, assumption, vars);
+                let (negated_key, negated_cone) = self.memo_key(&negated, assumption, vars);
                 if negated_cone != cone {
                     return None;
                 }
@@ -543,7 +554,7 @@ impl<'a> Translator<'a> {
         if !self.memo_enabled() || self.deadline.is_some_and(|d| Instant::now() >= d) {
             return;
         }
-        let (key, cone) = Self::memo_key(goal, assumption, vars);
+        let (key, cone) = self.memo_key(goal, assumption, vars);
         if let (Some(pos), Some(neg)) = (cache::to_positions(&result.0, &cone), cache::to_positions(&result.1, &cone)) {
             self.cache.store(key, (pos, neg));
         }
@@ -559,7 +570,7 @@ impl<'a> Translator<'a> {
         self.statistics.strengthenings += 1;
         let goal = logic::simplify(goal);
         let shortcut = if assumption.is_some() { None } else { shortcut_for(&goal, vars) };
-        let cone: Vec<u32> = logic::cone_of_influence(&goal, &vars.interpretations).into_iter().map(|i| i as u32).collect();
+        let cone = self.cone(&goal, vars);
         if shortcut.is_none() {
             if let Some(hit) = self.memo_lookup(&goal, assumption, vars) {
                 self.statistics.cache_hits += 1;
@@ -597,7 +608,7 @@ impl<'a> Translator<'a> {
     /// separate computation). `None` when the enumeration was cut short.
     fn joint_exact(&mut self, at: StmtRef, group: &[(String, Expr)], vars: &CubeVariables) -> Option<Vec<(Dnf, Dnf)>> {
         let cones: Vec<Vec<u32>> =
-            group.iter().map(|(_, g)| logic::cone_of_influence(g, &vars.interpretations).into_iter().map(|i| i as u32).collect()).collect();
+            group.iter().map(|(_, g)| self.cone(g, vars)).collect();
         let mut union: Vec<u32> = cones.iter().flatten().copied().collect();
         union.sort_unstable();
         union.dedup();
@@ -727,8 +738,21 @@ impl<'a> Translator<'a> {
                     continue;
                 }
             }
-            let settings = self.settings(true);
+            let mut settings = self.settings(true);
+            // a large component's consistent valuations can number 2^n (loosely related
+            // predicates): search only its inconsistent pairs with the lattice instead. A weaker
+            // `enforce` is still sound.
+            let pairwise = cone.len() > ENFORCE_EXACT_MAX;
+            if pairwise {
+                settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
+            }
             let result = match self.config.strategy {
+                _ if pairwise => {
+                    let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
+                    let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
+                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
+                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
+                }
                 Strategy::Lattice => {
                     let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
                     let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
@@ -927,9 +951,9 @@ impl<'a> Translator<'a> {
                 .collect();
             // only goals with the same cone of influence share an enumeration (a larger union
             // cone would multiply the valuations)
-            let mut by_cone: Vec<(Vec<usize>, Vec<usize>)> = Vec::new();
+            let mut by_cone: Vec<(Vec<u32>, Vec<usize>)> = Vec::new();
             for j in joint {
-                let cone = logic::cone_of_influence(&logic::simplify(&items[j].1), &vars.interpretations);
+                let cone = self.cone(&logic::simplify(&items[j].1), &vars);
                 match by_cone.iter_mut().find(|(c, _)| *c == cone) {
                     Some((_, members)) => members.push(j),
                     None => by_cone.push((cone, vec![j])),

@@ -44,6 +44,9 @@ pub struct Config {
     pub strategy: abstraction::Strategy,
     /// Maximum cube length of the lattice strategy (`None`: unbounded).
     pub max_cube_length: Option<usize>,
+    /// First bound on the strengthenings' cones of influence (`abstraction::AbstractionConfig::max_cone`);
+    /// doubled whenever a refinement finds no new predicate, lifted after 32.
+    pub max_cone: Option<usize>,
     /// `None`: C widths (char 8, short 16, int 32, long 64); `Some(w)`: every integer `w` bits.
     pub integer_width: Option<u8>,
     pub initial_predicates: InitialPredicates,
@@ -60,7 +63,7 @@ pub struct Config {
 
 impl Config {
     /// The CLI's defaults: `wp` refinement, 100 iterations, no time budget, the exact
-    /// strategy, unbounded cubes, C integer widths, error-guard predicates first and no user
+    /// strategy, unbounded cubes, cones bounded to 8 predicates at first, C integer widths, error-guard predicates first and no user
     /// predicates, 2M BDD nodes,
     /// detailed records, 64 random runs before a SAFE verdict.
     pub fn default_for_cli() -> Config {
@@ -70,6 +73,7 @@ impl Config {
             time_budget_ms: None,
             strategy: abstraction::Strategy::Exact,
             max_cube_length: None,
+            max_cone: Some(8),
             integer_width: None,
             initial_predicates: InitialPredicates::ErrorGuards,
             user_predicates: PredicateSet::default(),
@@ -332,6 +336,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     solver_config.deadline = config.time_budget_ms.map(|b| run.start + std::time::Duration::from_millis(b));
     let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
     abstraction_config.max_cube_length = config.max_cube_length;
+    abstraction_config.max_cone = config.max_cone;
     abstraction_config.solver = solver_config.clone();
     // strengthening results reused across iterations (keyed by goal, cone and settings)
     let mut abstraction_cache = abstraction::AbstractionCache::new();
@@ -545,6 +550,20 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if record.new_predicates.is_empty() {
+                    // known predicates may have been left out of a bounded cone: widen it and
+                    // abstract again before giving up
+                    if let Some(bound) = abstraction_config.max_cone {
+                        let wider = if bound >= 32 { None } else { Some(bound * 2) };
+                        abstraction_config.max_cone = wider;
+                        if let Some(f) = record.feasibility.as_mut() {
+                            f.notes.push(match wider {
+                                Some(w) => format!("no new predicates: the cone bound goes from {bound} to {w} predicates"),
+                                None => format!("no new predicates: the cone bound of {bound} predicates is lifted"),
+                            });
+                        }
+                        outcome.iterations.push(record);
+                        continue;
+                    }
                     outcome.reason = Some("no progress: the spurious counterexample yields no new predicates".into());
                     outcome.iterations.push(record);
                     return finish(outcome, &mut run, &predicates);

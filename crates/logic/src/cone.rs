@@ -37,24 +37,34 @@ pub fn shares_symbols(a: &Expr, b: &Expr) -> bool {
 /// (formula 4.10), in increasing order. Formulas that read memory through pointers (`*p`) are
 /// related through the pointers' variables, which the weakest precondition mentions explicitly.
 pub fn cone_of_influence(psi: &Expr, predicates: &[Expr]) -> Vec<usize> {
+    bounded_cone_of_influence(psi, predicates, None)
+}
+
+/// [`cone_of_influence`] computed layer by layer (the predicates sharing a symbol with ψ, then
+/// those sharing one with the first layer, …), stopping before a layer that would take the
+/// cone beyond `max` predicates; the first layer is always included. A subset of the cone, so a
+/// strengthening over it stays sound, only possibly less precise — while on programs with many
+/// loosely connected predicates the full cone (and the exact strategy's 2^|cone| valuations)
+/// grows with every refinement.
+pub fn bounded_cone_of_influence(psi: &Expr, predicates: &[Expr], max: Option<usize>) -> Vec<usize> {
     let pred_symbols: Vec<Vec<Symbol>> = predicates.iter().map(symbols).collect();
     let mut reached: Vec<Symbol> = symbols(psi);
     let mut included = vec![false; predicates.len()];
+    let mut count = 0usize;
     loop {
-        let mut changed = false;
-        for (i, syms) in pred_symbols.iter().enumerate() {
-            if !included[i] && syms.iter().any(|s| reached.contains(s)) {
-                included[i] = true;
-                changed = true;
-                for s in syms {
-                    if !reached.contains(s) {
-                        reached.push(s.clone());
-                    }
+        let layer: Vec<usize> =
+            (0..predicates.len()).filter(|&i| !included[i] && pred_symbols[i].iter().any(|s| reached.contains(s))).collect();
+        if layer.is_empty() || (count > 0 && max.is_some_and(|m| count + layer.len() > m)) {
+            break;
+        }
+        count += layer.len();
+        for i in layer {
+            included[i] = true;
+            for s in &pred_symbols[i] {
+                if !reached.contains(s) {
+                    reached.push(s.clone());
                 }
             }
-        }
-        if !changed {
-            break;
         }
     }
     (0..predicates.len()).filter(|&i| included[i]).collect()

@@ -20,7 +20,7 @@ pub mod substitute;
 pub mod wp;
 
 pub use alias::{memory_type_key, AlwaysMayAlias, MayAlias, MemoryTypeKey, TypeBasedMayAlias};
-pub use cone::{cone_of_influence, shares_symbols, symbols, Symbol};
+pub use cone::{bounded_cone_of_influence, cone_of_influence, shares_symbols, symbols, Symbol};
 pub use locations::{drfs, is_location, locations, vars};
 pub use simplify::{conjunction, disjunction, implies, negate, simplify};
 pub use substitute::{map_expr, substitute, substitute_at_prefix, substitute_var};

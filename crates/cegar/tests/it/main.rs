@@ -260,3 +260,39 @@ fn bugs_behind_long_loops_are_found_by_random_runs_over_all_magnitudes() {
     let (program, _) = c_front::lower(source, "long_loop.c", &c_front::LowerOptions::default());
     assert!(cegar::replay::replay_to_error(&program.expect("lowered"), &cex.inputs).is_ok());
 }
+
+#[test]
+fn a_tight_cone_bound_gives_the_same_verdicts() {
+    for name in ["call_return_safe.c", "loop_k3.c", "loop_safe.c", "nondet_safe.c", "nondet_unsafe.c", "pointer_unsafe.c", "recursion_unsafe.c", "testdev.c", "testdev_fixed.c"] {
+        let mut unbounded = Config::default_for_cli();
+        unbounded.max_cone = None;
+        let mut tight = Config::default_for_cli();
+        tight.max_cone = Some(1);
+        let (a, b) = (run_with(name, &unbounded), run_with(name, &tight));
+        assert_eq!(a.verdict, b.verdict, "{name}: {:?} / {:?}", a.reason, b.reason);
+    }
+}
+
+#[test]
+fn no_progress_widens_the_cone_bound_before_giving_up() {
+    // recursion whose proof needs relations between call depths: refinement runs dry
+    let source = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint fib(int n) {\n  if (n < 1) return 0;\n  if (n == 1) return 1;\n  return fib(n - 1) + fib(n - 2);\n}\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x < 0 || x > 3) return 0;\n  int r = fib(x);\n  if (r > 2) reach_error();\n  return 0;\n}\n";
+    let mut config = Config::default_for_cli();
+    config.max_cone = Some(4);
+    config.safe_cross_check_runs = 0;
+    let outcome = check_source(source, "fib.c", &config, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+    assert!(outcome.reason.as_deref().unwrap_or("").starts_with("no progress"), "{:?}", outcome.reason);
+    let notes: Vec<&String> = outcome.iterations.iter().filter_map(|it| it.feasibility.as_ref()).flat_map(|f| &f.notes).filter(|n| n.contains("cone bound")).collect();
+    assert_eq!(
+        notes.iter().map(|n| n.as_str()).collect::<Vec<_>>(),
+        [
+            "no new predicates: the cone bound goes from 4 to 8 predicates",
+            "no new predicates: the cone bound goes from 8 to 16 predicates",
+            "no new predicates: the cone bound goes from 16 to 32 predicates",
+            "no new predicates: the cone bound of 32 predicates is lifted",
+        ]
+    );
+    // the last iteration, with the full cone, is the one that gives up
+    assert!(outcome.iterations.last().is_some_and(|it| it.new_predicates.is_empty()));
+}

@@ -97,6 +97,14 @@ fn cone_of_influence_is_transitive() {
     assert_eq!(cone_of_influence(&psi, &preds), vec![0, 2, 3]);
     assert!(shares_symbols(&preds[0], &preds[3]));
     assert!(!shares_symbols(&preds[1], &psi));
+    // layers: {x < y}, then {y == z}, then {z > 2}
+    assert_eq!(bounded_cone_of_influence(&psi, &preds, None), vec![0, 2, 3]);
+    assert_eq!(bounded_cone_of_influence(&psi, &preds, Some(3)), vec![0, 2, 3]);
+    assert_eq!(bounded_cone_of_influence(&psi, &preds, Some(2)), vec![0, 2]);
+    assert_eq!(bounded_cone_of_influence(&psi, &preds, Some(1)), vec![2]);
+    // the first layer is kept whole even beyond the bound
+    let direct = vec![bin(Lt, &x, &int(5)), bin(Gt, &x, &y), bin(Eq, &x, &z)];
+    assert_eq!(bounded_cone_of_influence(&psi, &direct, Some(1)), vec![0, 1, 2]);
 }
 
 #[test]
