@@ -198,6 +198,19 @@ impl BinaryOp {
     pub fn is_relational(self) -> bool {
         matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
     }
+    /// The relation holding exactly when `self` does not (`<` ↔ `>=`, `==` ↔ `!=`, …);
+    /// `None` for operators that are not relations.
+    pub fn negated_relation(self) -> Option<BinaryOp> {
+        Some(match self {
+            BinaryOp::Eq => BinaryOp::Ne,
+            BinaryOp::Ne => BinaryOp::Eq,
+            BinaryOp::Lt => BinaryOp::Ge,
+            BinaryOp::Le => BinaryOp::Gt,
+            BinaryOp::Gt => BinaryOp::Le,
+            BinaryOp::Ge => BinaryOp::Lt,
+            _ => return None,
+        })
+    }
     pub fn is_logical(self) -> bool {
         matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Implies)
     }

@@ -14,17 +14,7 @@ pub fn negate(e: &Expr) -> Expr {
     match &e.kind {
         ExprKind::Const(v) if e.ty == Type::Bool => Expr::bool(*v == 0),
         ExprKind::Unary(UnaryOp::Not, a) => (**a).clone(),
-        ExprKind::Binary(op, a, b) if op.is_relational() => {
-            let flipped = match op {
-                BinaryOp::Eq => BinaryOp::Ne,
-                BinaryOp::Ne => BinaryOp::Eq,
-                BinaryOp::Lt => BinaryOp::Ge,
-                BinaryOp::Le => BinaryOp::Gt,
-                BinaryOp::Gt => BinaryOp::Le,
-                _ => BinaryOp::Lt,
-            };
-            Expr::binary(flipped, (**a).clone(), (**b).clone())
-        }
+        ExprKind::Binary(op, a, b) if op.is_relational() => Expr::binary(op.negated_relation().unwrap_or(*op), (**a).clone(), (**b).clone()),
         _ => Expr::logical_not(e.clone()),
     }
 }
@@ -36,17 +26,7 @@ fn are_complements(a: &Expr, b: &Expr) -> bool {
         match (&a.kind, &b.kind) {
             (ExprKind::Unary(UnaryOp::Not, x), _) => **x == *b,
             (ExprKind::Const(x), ExprKind::Const(y)) if a.ty == Type::Bool && b.ty == Type::Bool => (*x == 0) != (*y == 0),
-            (ExprKind::Binary(op, x1, y1), ExprKind::Binary(op2, x2, y2)) if op.is_relational() => {
-                let flipped = match op {
-                    BinaryOp::Eq => BinaryOp::Ne,
-                    BinaryOp::Ne => BinaryOp::Eq,
-                    BinaryOp::Lt => BinaryOp::Ge,
-                    BinaryOp::Le => BinaryOp::Gt,
-                    BinaryOp::Gt => BinaryOp::Le,
-                    _ => BinaryOp::Lt,
-                };
-                *op2 == flipped && x1 == x2 && y1 == y2
-            }
+            (ExprKind::Binary(op, x1, y1), ExprKind::Binary(op2, x2, y2)) => op.negated_relation() == Some(*op2) && x1 == x2 && y1 == y2,
             _ => false,
         }
     }

@@ -77,15 +77,7 @@ fn conjuncts_as_literals(e: &Expr, positive: bool, out: &mut Vec<Literal>) {
 }
 
 fn negate(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Eq => BinaryOp::Ne,
-        BinaryOp::Ne => BinaryOp::Eq,
-        BinaryOp::Lt => BinaryOp::Ge,
-        BinaryOp::Le => BinaryOp::Gt,
-        BinaryOp::Gt => BinaryOp::Le,
-        BinaryOp::Ge => BinaryOp::Lt,
-        other => other,
-    }
+    op.negated_relation().unwrap_or(op)
 }
 
 /// `side` rewritten as `v + offset` when it is `v`, a cast of `v`, or `v ± e` / `e + v` with

@@ -47,15 +47,7 @@ pub(crate) fn negate(e: Expr) -> Expr {
         ExprKind::Const(v) if e.ty == Type::Bool => Expr::bool(v == 0),
         ExprKind::Unary(UnaryOp::Not, inner) => *inner,
         ExprKind::Binary(op, a, b) if op.is_relational() => {
-            let flipped = match op {
-                BinaryOp::Eq => BinaryOp::Ne,
-                BinaryOp::Ne => BinaryOp::Eq,
-                BinaryOp::Lt => BinaryOp::Ge,
-                BinaryOp::Le => BinaryOp::Gt,
-                BinaryOp::Gt => BinaryOp::Le,
-                _ => BinaryOp::Lt,
-            };
-            Expr::new(ExprKind::Binary(flipped, a, b), Type::Bool)
+            Expr::new(ExprKind::Binary(op.negated_relation().unwrap_or(op), a, b), Type::Bool)
         }
         // De Morgan keeps negations on the atoms
         ExprKind::Binary(BinaryOp::And, a, b) => Expr::or(negate(*a), negate(*b)),
