@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use web_time::Instant;
 
 
-/// `enforce` components with more predicates than this are searched for inconsistent pairs
-/// only (lattice, cube length 2) rather than enumerated exactly.
+/// With bounded cones, `enforce` components with more predicates than this are searched for
+/// inconsistent pairs only (lattice, cube length 2) rather than enumerated exactly.
 const ENFORCE_EXACT_MAX: usize = 12;
 
 /// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
@@ -740,9 +740,9 @@ impl<'a> Translator<'a> {
             }
             let mut settings = self.settings(true);
             // a large component's consistent valuations can number 2^n (loosely related
-            // predicates): search only its inconsistent pairs with the lattice instead. A weaker
-            // `enforce` is still sound.
-            let pairwise = cone.len() > ENFORCE_EXACT_MAX;
+            // predicates): while cones are bounded, search only its inconsistent pairs with the
+            // lattice instead. A weaker `enforce` is still sound.
+            let pairwise = self.config.max_cone.is_some() && cone.len() > ENFORCE_EXACT_MAX;
             if pairwise {
                 settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
             }

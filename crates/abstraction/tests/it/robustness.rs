@@ -142,8 +142,8 @@ fn a_spent_budget_turns_every_changed_predicate_into_unknown() {
     }
 }
 
-/// A component of more than 12 related predicates gets its `enforce` from the inconsistent
-/// pairs (lattice, cube length 2) instead of an exact enumeration; concrete runs are still
+/// With bounded cones, a component of more than 12 related predicates gets its `enforce` from
+/// the inconsistent pairs (lattice, cube length 2) instead of an exact enumeration; concrete runs are still
 /// simulated.
 #[test]
 fn a_large_enforce_component_uses_inconsistent_pairs() {
@@ -154,7 +154,8 @@ fn a_large_enforce_component_uses_inconsistent_pairs() {
     let text = format!("main {{ {} }}", (0..14).map(|k| format!("x == {k}")).collect::<Vec<_>>().join(", "));
     let (set, diags) = c_front::parse_predicates(&program, &text);
     assert!(!diagnostics::has_errors(&diags), "{diags:?}");
-    let config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
+    let mut config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
+    config.max_cone = Some(8);
     let (abs, diags) = abstraction::abstract_program(&program, &set, &config);
     assert!(!diagnostics::has_errors(&diags), "{diags:?}");
     let (_, main) = abs.program.proc_by_name("main").expect("main");
