@@ -35,6 +35,11 @@ struct EngineArgs {
     /// Maximum cube length for the lattice strategy (0 = unbounded).
     #[arg(long = "max-cube", default_value_t = 0)]
     max_cube: u32,
+    /// check: first bound on the cones of influence, doubled on no progress (0 = full cones).
+    /// Experimental: faster on large drivers, but one wrong verdict is known (see
+    /// docs/bench-sv-comp.md).
+    #[arg(long = "max-cone", default_value_t = 0)]
+    max_cone: u32,
     /// Integer width for the decision procedure (0 = C's own widths).
     #[arg(long = "int-width", default_value_t = 0)]
     int_width: u8,
@@ -142,6 +147,7 @@ fn options_from(engine: &EngineArgs) -> Options {
             StrategyArg::Exact => Strategy::Exact,
         },
         max_cube: engine.max_cube,
+        max_cone: engine.max_cone,
         data_model: engine.data_model.clone(),
         record_explanations: false,
         ..Options::default()

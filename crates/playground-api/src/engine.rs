@@ -354,6 +354,7 @@ pub(crate) fn cegar_config(options: &Options) -> cegar::Config {
         Strategy::Exact => abstraction::Strategy::Exact,
     };
     config.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
+    config.max_cone = if options.max_cone == 0 { None } else { Some(options.max_cone as usize) };
     config.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
     config
 }

@@ -40,6 +40,9 @@ pub struct Options {
     pub strategy: Strategy,
     /// Maximum cube length for the lattice strategy (0 = unbounded).
     pub max_cube: u32,
+    /// Check mode: first bound on a strengthening's cone of influence, doubled when a
+    /// refinement finds nothing new (0 = always the full cone).
+    pub max_cone: u32,
     pub refine: RefineMethod,
     pub max_iterations: u32,
     pub timeout_ms: u64,
@@ -55,6 +58,7 @@ impl Default for Options {
             int_width: 0,
             strategy: Strategy::Exact,
             max_cube: 0,
+            max_cone: 0,
             refine: RefineMethod::Wp,
             max_iterations: 100,
             timeout_ms: 60_000,
