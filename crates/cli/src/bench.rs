@@ -74,7 +74,7 @@ struct Row {
     note: String,
 }
 
-fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32) -> Row {
+fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32, max_cone: u32) -> Row {
     let name = task.yml.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
     let expected = match task.expected_safe {
         Some(true) => "true",
@@ -106,6 +106,8 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32)
         .arg(format!("{timeout}"))
         .arg("--max-iterations")
         .arg(max_iterations.to_string())
+        .arg("--max-cone")
+        .arg(max_cone.to_string())
         .arg("--data-model")
         .arg(&task.data_model)
         .stdout(Stdio::piped())
@@ -166,6 +168,7 @@ pub fn run_bench(
     refine: RefineMethod,
     timeout: f64,
     max_iterations: u32,
+    max_cone: u32,
     filter: Option<&str>,
     strict: bool,
 ) -> Result<ExitCode, String> {
@@ -191,7 +194,7 @@ pub fn run_bench(
     let (mut correct, mut wrong, mut unknown) = (0, 0, 0);
     let total_start = Instant::now();
     for task in &tasks {
-        let row = run_one(task, refine, timeout, max_iterations);
+        let row = run_one(task, refine, timeout, max_iterations, max_cone);
         let mark = if row.verdict == "unknown" {
             unknown += 1;
             ""

@@ -116,6 +116,9 @@ enum Command {
         timeout: f64,
         #[arg(long = "max-iterations", default_value_t = 100)]
         max_iterations: u32,
+        /// Passed to `check --max-cone` (experimental; 0 = full cones).
+        #[arg(long = "max-cone", default_value_t = 0)]
+        max_cone: u32,
         /// Only tasks whose path contains this text.
         #[arg(long)]
         filter: Option<String>,
@@ -322,8 +325,8 @@ fn run() -> Result<ExitCode, String> {
                 }
             }
         }
-        Command::Bench { dirs, refine, timeout, max_iterations, filter, strict } => {
-            bench::run_bench(&dirs, refine_from(refine), timeout, max_iterations, filter.as_deref(), strict)
+        Command::Bench { dirs, refine, timeout, max_iterations, max_cone, filter, strict } => {
+            bench::run_bench(&dirs, refine_from(refine), timeout, max_iterations, max_cone, filter.as_deref(), strict)
         }
         Command::BenchEngine => {
             print!("{}", playground_api::bench_engine());
