@@ -108,14 +108,18 @@ fn more_of_c_abstracts_soundly_shaped() {
     }
 }
 
+fn lower_ok(source: &str, name: &str) -> c_ir::Program {
+    let (program, diags) = c_front::lower(source, name, &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diags), "{name}: {diags:?}");
+    program.expect("lowered")
+}
+
 /// Once the time budget is spent the translation still finishes, soundly: every predicate an
 /// assignment may change becomes `*`, without simplification or solver work.
 #[test]
 fn a_spent_budget_turns_every_changed_predicate_into_unknown() {
     let source = "int main(void) { int x = 0; int y = 1; x = x + 1; y = x; if (x != 1) reach_error(); return 0; }";
-    let (program, diags) = c_front::lower(source, "late.c", &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diags), "{diags:?}");
-    let program = program.expect("lowered");
+    let program = lower_ok(source, "late.c");
     let set = branch_predicates(&program);
     assert!(!set.is_empty());
     for strategy in [abstraction::Strategy::Lattice, abstraction::Strategy::Exact] {
@@ -143,14 +147,12 @@ fn a_spent_budget_turns_every_changed_predicate_into_unknown() {
 }
 
 /// With bounded cones, a component of more than 12 related predicates gets its `enforce` from
-/// the inconsistent pairs (lattice, cube length 2) instead of an exact enumeration; concrete runs are still
-/// simulated.
+/// the inconsistent pairs (lattice, cube length 2) instead of an exact enumeration; concrete
+/// runs are still simulated.
 #[test]
 fn a_large_enforce_component_uses_inconsistent_pairs() {
     let source = "extern int __VERIFIER_nondet_int(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x == 3)\n    x = x + 1;\n  x = x + 1;\n  return 0;\n}\n";
-    let (program, diags) = c_front::lower(source, "many.c", &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diags), "{diags:?}");
-    let program = program.expect("lowered");
+    let program = lower_ok(source, "many.c");
     let text = format!("main {{ {} }}", (0..14).map(|k| format!("x == {k}")).collect::<Vec<_>>().join(", "));
     let (set, diags) = c_front::parse_predicates(&program, &text);
     assert!(!diagnostics::has_errors(&diags), "{diags:?}");
