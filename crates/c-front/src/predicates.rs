@@ -172,10 +172,7 @@ fn rewrite_symbolic(text: &str) -> (String, Vec<(usize, i64)>) {
         let c = bytes[i];
         // `'*p`: the entry value of `*p` for a pointer formal `p`
         if c == b'\'' && i + 2 < bytes.len() && bytes[i + 1] == b'*' && (bytes[i + 2].is_ascii_alphabetic() || bytes[i + 2] == b'_') {
-            let mut j = i + 2;
-            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
-                j += 1;
-            }
+            let j = identifier_end(bytes, i + 2);
             out.push_str(SYMBOLIC_DEREF_PREFIX);
             delta += SYMBOLIC_DEREF_PREFIX.len() as i64 - 2;
             shifts.push((out.len(), delta));
@@ -184,10 +181,7 @@ fn rewrite_symbolic(text: &str) -> (String, Vec<(usize, i64)>) {
             continue;
         }
         if c == b'\'' && i + 1 < bytes.len() && (bytes[i + 1].is_ascii_alphabetic() || bytes[i + 1] == b'_') {
-            let mut j = i + 1;
-            while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
-                j += 1;
-            }
+            let j = identifier_end(bytes, i + 1);
             let is_char_literal = j < bytes.len() && bytes[j] == b'\'';
             if !is_char_literal {
                 out.push_str(SYMBOLIC_PREFIX);
@@ -359,4 +353,13 @@ pub fn add_deref_symbolic_constants(program: &mut Program) {
     for var in added {
         program.add_var(var);
     }
+}
+
+/// The end of the identifier characters (`[A-Za-z0-9_]*`) starting at `start`.
+fn identifier_end(bytes: &[u8], start: usize) -> usize {
+    let mut j = start;
+    while j < bytes.len() && (bytes[j].is_ascii_alphanumeric() || bytes[j] == b'_') {
+        j += 1;
+    }
+    j
 }
