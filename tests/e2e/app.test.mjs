@@ -1,23 +1,13 @@
 // End-to-end tests of the built playground (web/dist) in headless Chromium:
 // `node --test` in tests/e2e (scripts/test.sh runs it after `trunk build`).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, open, engineVersion, loadExample, runToVerdict } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, runToVerdict } from './harness.mjs';
 
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 test('the engine worker reports a version only the running wasm can compute', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   const version = await engineVersion(page);
   assert.match(version, /^predabs engine \d+\.\d+\.\d+ \(wasm32; c-ir: 1 procedure, 2 statements, \d+ bytes printed\)$/);
   assert.match(await page.locator('.worker').textContent(), /engine ready/);
@@ -26,7 +16,7 @@ test('the engine worker reports a version only the running wasm can compute', as
 });
 
 test('the shell shows the product name, the C editor and the panes', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   assert.equal(await page.locator('h1').textContent(), 'predabs');
   assert.ok((await page.locator('#source').inputValue()).length > 0);
   for (const name of ['C program', 'Boolean program', 'Predicates', 'Iterations']) {
@@ -40,7 +30,7 @@ test('the shell shows the product name, the C editor and the panes', async () =>
 });
 
 test('the source survives a reload (local storage)', async () => {
-  const { page } = await open(browser.context, server.base);
+  const { page } = await open(site.browser.context, site.server.base);
   const text = 'int main(void) {\n  int survives_reload = 1;\n  return 0;\n}\n';
   await page.fill('#source', text);
   // the save runs in an effect after the render
@@ -55,7 +45,7 @@ test('the source survives a reload (local storage)', async () => {
 });
 
 test('Run (Ctrl+Enter) goes to the worker and always comes back with an answer', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await page.click('#reset');
   await page.locator('#source').focus();
@@ -67,7 +57,7 @@ test('Run (Ctrl+Enter) goes to the worker and always comes back with an answer',
 });
 
 test('examples menu loads a program', async () => {
-  const { page } = await open(browser.context, server.base);
+  const { page } = await open(site.browser.context, site.server.base);
   await page.click('#examples-button');
   await page.click('[data-example="partition"]');
   assert.ok((await page.locator('#source').inputValue()).includes('list partition(list *l, int v)'));
@@ -79,7 +69,7 @@ test('examples menu loads a program', async () => {
 });
 
 test('partition (engine run): SAFE, boolean program linked to C lines both ways', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'partition');
   assert.equal(await runToVerdict(page), 'SAFE');
@@ -108,7 +98,7 @@ test('partition (engine run): SAFE, boolean program linked to C lines both ways'
 });
 
 test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-link a boolean line', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'testdev');
   await page.click('#run');
@@ -138,7 +128,7 @@ test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-lin
 });
 
 test('a syntax error shows as a diagnostic at its line', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await page.fill('#source', 'int main(void) {\n  int x = 1;\n  x = x + ;\n  return 0;\n}\n');
   await page.click('#run');
@@ -151,7 +141,7 @@ test('a syntax error shows as a diagnostic at its line', async () => {
 });
 
 test('cancel stops a long run and the page stays responsive', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await page.fill('#source', [
     'extern int __VERIFIER_nondet_int(void);',
@@ -186,7 +176,7 @@ test('cancel stops a long run and the page stays responsive', async () => {
 });
 
 test('a share link re-opens the same state, re-run to the selected iteration', async () => {
-  const { page } = await open(browser.context, server.base);
+  const { page } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'testdev');
   await page.click('#run');
@@ -212,7 +202,7 @@ test('a share link re-opens the same state, re-run to the selected iteration', a
 });
 
 test('a share link restores the session in a fresh browser', async () => {
-  const { page } = await open(browser.context, server.base);
+  const { page } = await open(site.browser.context, site.server.base);
   const text = 'int shared_program(void) { return 42; }\n';
   await page.fill('#source', text);
   await page.fill('#predicates', 'shared_program { 1 == 1 }');
@@ -240,9 +230,9 @@ test('a share link restores the session in a fresh browser', async () => {
 });
 
 test('a broken share link shows a clear message and the page stays usable', async () => {
-  const { page, errors } = await open(browser.context, `${server.base}#v1,eJzLSM3JyQcABiwCFQ`);
+  const { page, errors } = await open(site.browser.context, `${site.server.base}#v1,eJzLSM3JyQcABiwCFQ`);
   assert.match(await page.locator('#notice').textContent(), /truncated or damaged/);
-  const { page: junk } = await open(browser.context, `${server.base}#v1,<img src=x onerror=alert(1)>`);
+  const { page: junk } = await open(site.browser.context, `${site.server.base}#v1,<img src=x onerror=alert(1)>`);
   assert.match(await junk.locator('#notice').textContent(), /share link/);
   assert.equal(await junk.locator('img').count(), 0);
   await page.fill('#source', 'int main(void) { return 0; }\n');
@@ -257,9 +247,9 @@ test('a broken share link shows a clear message and the page stays usable', asyn
 test('time to first interactive paint (median of 5)', async () => {
   const times = [];
   for (let i = 0; i < 5; i++) {
-    const page = await browser.context.newPage();
+    const page = await site.browser.context.newPage();
     const t0 = Date.now();
-    await page.goto(server.base);
+    await page.goto(site.server.base);
     await page.locator('#run:not([disabled])').waitFor();
     times.push(Date.now() - t0);
     await page.close();

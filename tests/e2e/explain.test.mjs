@@ -1,24 +1,14 @@
 // Browser tests of the explain views (cube lattice, WP, trace, invariants, solver log, lab
 // notes), each on a real engine run in the worker: `node --test` in tests/e2e.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, launch, open, engineVersion, loadExample, setOption, runToVerdict, openTab, chooseStatement } from './harness.mjs';
+import { useSite, open, engineVersion, loadExample, setOption, runToVerdict, openTab, chooseStatement } from './harness.mjs';
 
-let server, browser;
-
-before(async () => {
-  server = await serveDist();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const site = useSite();
 
 /** A fresh page with `id` loaded and run in Abstract mode with the cube-lattice strategy. */
 async function latticeRun(id) {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, id);
   await setOption(page, '#opt-strategy', 'lattice');
@@ -90,7 +80,7 @@ test('increment lattice: after x = x + 1, {x == 2} is among the cubes implying x
 });
 
 test('exact strategy: the lattice view shows valuations and prime implicants instead', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'increment');
   await setOption(page, '#opt-strategy', 'exact');
@@ -108,7 +98,7 @@ test('exact strategy: the lattice view shows valuations and prime implicants ins
 });
 
 test('testdev trace: step table, pinned lines, and the contradiction at locked = FALSE (BOOP Fig 7.3)', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'testdev');
   assert.equal(await runToVerdict(page), 'UNSAFE');
@@ -161,7 +151,7 @@ test('testdev trace: step table, pinned lines, and the contradiction at locked =
 });
 
 test('WP view: Morris rule, aliasing cases and simplification for an assignment; prm/ret/E_u for a call', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'foo-bar');
   assert.equal(await runToVerdict(page), 'SAFE');
@@ -222,7 +212,7 @@ test('solver log: the statement\'s queries with answers and times, totals and ca
 });
 
 test('solver log in Check mode: solver work per CEGAR iteration', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await engineVersion(page);
   await loadExample(page, 'lock');
   assert.equal(await runToVerdict(page), 'SAFE');
@@ -235,7 +225,7 @@ test('solver log in Check mode: solver work per CEGAR iteration', async () => {
 });
 
 test('lab notes: the example\'s markdown is rendered (headings, emphasis, inline code)', async () => {
-  const { page, errors } = await open(browser.context, server.base);
+  const { page, errors } = await open(site.browser.context, site.server.base);
   await loadExample(page, 'partition');
   await openTab(page, 'notes');
   const notes = page.locator('#lab-notes');

@@ -1,6 +1,7 @@
 // Shared harness for the browser tests: a static server for the built site (web/dist) on
 // 127.0.0.1 and Debian's headless Chromium driven by playwright-core, each browser context
 // with a fresh profile directory.
+import { before, after } from 'node:test';
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -118,4 +119,21 @@ export async function openTab(page, key) {
 export async function chooseStatement(page, cText) {
   const value = await page.locator('#explain-statement option', { hasText: cText }).first().getAttribute('value');
   await page.selectOption('#explain-statement', value);
+}
+
+/**
+ * Serves web/dist and launches Chromium once for a test file (node:test `before`/`after`
+ * hooks); the returned object's `server` and `browser` are set before the first test runs.
+ */
+export function useSite() {
+  const site = { server: null, browser: null };
+  before(async () => {
+    site.server = await serveDist();
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+  });
+  return site;
 }
