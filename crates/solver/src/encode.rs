@@ -464,7 +464,10 @@ impl Encoder {
         let sign = x[w - 1];
         let bias: Bits = low_mask.iter().map(|&m| if m == Lit::TRUE { sign } else { Lit::FALSE }).collect();
         let biased = self.circuit.add(x, &bias);
-        let q: Bits = (0..w).map(|i| if i + k < w { biased[i + k] } else { sign }).collect();
+        // x + 2^k - 1 cannot overflow, but it may turn a negative x non-negative: the
+        // arithmetic shift fills with the sign of the biased value, not of x
+        let biased_sign = biased[w - 1];
+        let q: Bits = (0..w).map(|i| if i + k < w { biased[i + k] } else { biased_sign }).collect();
         let q_shifted: Bits = (0..w).map(|i| if i >= k { q[i - k] } else { Lit::FALSE }).collect();
         let r = self.circuit.sub(x, &q_shifted);
         (q, r)

@@ -144,6 +144,9 @@ fn division_and_shift_edge_cases() {
         bin(Eq, &bin(Shl, y, &Expr::int(200, Type::INT)), &Expr::int(0, Type::UINT)),
         bin(Eq, &bin(Shr, x, &Expr::int(-1, Type::INT)), x),
         bin(Lt, &bin(Add, x, &Expr::int(1, Type::INT)), x),
+        // -1 / 4 is 0: the biased dividend -1 + 3 is non-negative
+        bin(Implies, &bin(Eq, x, &Expr::int(-1, Type::INT)), &bin(Eq, &bin(Div, x, &Expr::int(4, Type::INT)), &Expr::int(0, Type::INT))),
+        bin(Implies, &bin(Eq, x, &Expr::int(-3, Type::INT)), &bin(Eq, &bin(Rem, x, &Expr::int(2, Type::INT)), &Expr::int(-1, Type::INT))),
     ];
     for f in &cases {
         check_against_brute_force(&b, &vars, f, &config).unwrap_or_else(|e| panic!("{}: {e}", b.show(f)));
@@ -153,3 +156,4 @@ fn division_and_shift_edge_cases() {
     assert_eq!(s.is_satisfiable(&cases[5]), Answer::Yes);
     assert_eq!(s.last_model().cloned(), Some(vec![(crate::builder::Builder::id(x), 7)]));
 }
+
