@@ -2,7 +2,8 @@
 //!
 //! Variables become `bool b0, b1, ...` (globals first, then one fresh set per inlined call);
 //! uninitialised variables get a nondeterministic value; `assume(e)` blocks unless `e` can be
-//! true; `enforce` is checked after every statement of its procedure; an `assert(e)` fails
+//! true; `enforce` is checked after every statement of its procedure except calls (the
+//! caller's updated predicates are stale until the assignment after the call); an `assert(e)` fails
 //! when `e` can be false. [`export`] uses Promela `assert`; [`export_batch`] puts many
 //! programs into one model (chosen nondeterministically at the start) and marks each failing
 //! assert of program `k` with the statement `err = k`, so one exhaustive `pan` run tells
@@ -348,7 +349,8 @@ impl Emitter {
                 }
                 self.pool = self.pool.max(*next_var);
                 *next_var = mark;
-                self.enforce(indent, frame);
+                // no `enforce` at the return point: the caller's predicates that the call
+                // changes are stale until the update right after the call (C2BP §4.5.3)
             }
             StmtKind::Return(values) => {
                 let temps = self.eval_into_temps(indent, values, frame);

@@ -196,7 +196,9 @@ impl<'a> Machine<'a> {
                 }
             }
         }
-        out.retain(|(_, s)| self.holds_enforce(s));
+        // `enforce` is not assumed at a call's return point: the caller's predicates that the
+        // call changes are stale until the update right after the call (C2BP §4.5.3)
+        out.retain(|(kind, s)| matches!(kind, StepKind::Return { .. }) || self.holds_enforce(s));
         out
     }
 

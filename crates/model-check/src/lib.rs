@@ -5,8 +5,10 @@
 //! (valuation at procedure entry, current valuation) of the globals and the procedure's locals;
 //! a procedure's *summary* relates entry valuations of globals and formals to exit globals and
 //! returned values, and is reused at every call site (recursion included). `assume` filters,
-//! `assert` that can fail is the target, `enforce` is conjoined after every step, `*` and
-//! `choose` are three-valued (each occurrence independent).
+//! `assert` that can fail is the target, `enforce` is conjoined after every step except a
+//! call (at the return point the caller's predicates that the call changes are stale until
+//! the update assignment right after it, C2BP §4.5.3), `*` and `choose` are three-valued
+//! (each occurrence independent).
 
 use boolprog::{Origin, ProcId, Program, StmtId};
 use diagnostics::Diagnostic;

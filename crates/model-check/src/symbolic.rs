@@ -452,6 +452,13 @@ impl Engine {
 
     fn add(&mut self, p: usize, n: usize, states: &Bdd, tag: u32) {
         let s = states.and(&self.info[p].enforce);
+        self.add_unenforced(p, n, &s, tag);
+    }
+
+    /// [`Engine::add`] without assuming `enforce`: for a call's return point, where the
+    /// caller's predicates that the call changes are stale until the update right after the
+    /// call (C2BP §4.5.3), so `enforce` may not hold yet.
+    fn add_unenforced(&mut self, p: usize, n: usize, s: &Bdd, tag: u32) {
         let new = s.and_not(&self.path_edges[p][n]);
         if new.is_false() {
             return;
@@ -549,7 +556,7 @@ impl Engine {
                                     _ => None,
                                 };
                                 if let Some(img) = image {
-                                    self.add(cp, target, &img, tag);
+                                    self.add_unenforced(cp, target, &img, tag);
                                 }
                             }
                         }
@@ -558,7 +565,11 @@ impl Engine {
                 }
             };
             if let (Some(img), Some(t)) = (image, target) {
-                self.add(p, t, &img, tag);
+                if matches!(edge, CompiledEdge::Call { .. }) {
+                    self.add_unenforced(p, t, &img, tag);
+                } else {
+                    self.add(p, t, &img, tag);
+                }
             }
         }
         self.edges[p][n] = edges;

@@ -2,7 +2,7 @@
 //! test (`soundness_calls.rs`): each program is abstracted with both strategies and its
 //! concrete runs are checked against the boolean program.
 
-use crate::support::{assert_calls_are_simulated, assert_strategies_agree, Step};
+use crate::support::{assert_calls_are_simulated, assert_run_within_invariants, assert_strategies_agree, Step};
 use abstraction::Abstraction;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{Expr, Program, Type};
@@ -21,6 +21,7 @@ fn abstract_source(source: &str, predicates: &str) -> (Program, Abstraction, Abs
 /// returns the number of steps observed.
 fn check_runs(program: &Program, abstraction: &Abstraction) -> usize {
     let preds: Vec<Expr> = abstraction.variables.iter().map(|v| v.predicate.clone()).collect();
+    let outcome = model_check::check(&abstraction.program, &model_check::Config::default());
     let mut total = 0;
     for run in 0..6i128 {
         let mut k = 0i128;
@@ -33,6 +34,7 @@ fn check_runs(program: &Program, abstraction: &Abstraction) -> usize {
             steps.push(Step { at, depth: state.call_depth(), values: preds.iter().map(|p| state.eval(p).map(|v| v != 0)).collect() });
         });
         assert_calls_are_simulated(abstraction, program, &steps);
+        assert_run_within_invariants(abstraction, &outcome, program, &steps);
         total += steps.len();
     }
     total
@@ -73,5 +75,27 @@ int main(void) { int z = 0; g = 0; f(-1, &g); if (z > g) return 1; return 0; }
             assert!(!gamma.contains("g_o"), "{:?}", call.returns);
         }
         assert!(check_runs(&program, abstraction) > 0);
+    }
+}
+
+
+/// After `set_g()` the caller's `{x == g}` is stale until its update: `enforce` (which relates
+/// it to `{g == 0}`) may not prune that intermediate state, or the model checker loses every
+/// run through the call (found on kbfiltr_simpl2 from SV-COMP, a wrong SAFE).
+#[test]
+fn stale_caller_predicates_after_a_call_are_not_pruned_by_enforce() {
+    let source = "int g;\nvoid set_g(void) { g = 5; }\nint main(void) { int x; g = 0; x = 0; set_g(); x = x + 1; return 0; }\n";
+    let (program, lattice, exact) = abstract_source(source, "global { g == 0 }\nmain { x == 0, x == g }\n");
+    for abstraction in [&lattice, &exact] {
+        let bp = abstraction.print_bebop();
+        assert!(bp.contains("enforce"), "{bp}");
+        let outcome = model_check::check(&abstraction.program, &model_check::Config::default());
+        assert_eq!(outcome.verdict, model_check::Verdict::Safe);
+        let preds: Vec<Expr> = abstraction.variables.iter().map(|v| v.predicate.clone()).collect();
+        let mut steps = Vec::new();
+        run_observed(&program, &mut |_: &Type| 0, &Limits::new(100), &mut |at, state| {
+            steps.push(Step { at, depth: state.call_depth(), values: preds.iter().map(|p| state.eval(p).map(|v| v != 0)).collect() });
+        });
+        assert!(assert_run_within_invariants(abstraction, &outcome, &program, &steps) >= 5);
     }
 }

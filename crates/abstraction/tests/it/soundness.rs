@@ -2,7 +2,7 @@
 //! boolean program (each predicate variable holding its predicate's value), and the lattice
 //! and exact strategies agree on every strengthening.
 
-use crate::support::{assert_run_is_simulated, assert_strategies_agree};
+use crate::support::{assert_run_is_simulated, assert_run_within_invariants, assert_strategies_agree, Step};
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{BinaryOp, Expr, PredicateSet, ProcId, Procedure, Program, Stmt, StmtKind, Type, Var, VarKind};
 use diagnostics::Span;
@@ -101,6 +101,7 @@ proptest! {
         bounded_config.max_cone = Some(1);
         let (bounded, _) = abstract_program(&program, &predicates, &bounded_config);
         for abstraction in [&lattice, &exact, &bounded] {
+            let outcome = model_check::check(&abstraction.program, &model_check::Config::default());
             for run in 0..4 {
                 let mut k = run;
                 let mut inputs = |_: &Type| { k += 1; seeds[k % seeds.len()] as i128 + run as i128 };
@@ -111,6 +112,8 @@ proptest! {
                 });
                 if std::env::var("SHOW").is_ok() { eprintln!("steps {} calls {}\n{}", steps.len(), abstraction.statistics.prover_calls, abstraction.print_bebop()); }
                 assert_run_is_simulated(abstraction, "main", &steps);
+                let observed: Vec<Step> = steps.into_iter().map(|(at, values)| Step { at, depth: 0, values }).collect();
+                assert_run_within_invariants(abstraction, &outcome, &program, &observed);
             }
         }
     }

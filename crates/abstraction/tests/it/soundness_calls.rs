@@ -4,9 +4,10 @@
 //! less often, passing its own formal, local, the global or `q`) with predicates
 //! over locals, globals, formals, `*q` and the symbolic constants `'a`, `'q` (as `*'q`). Every concrete run of
 //! the interpreter must be matched by the boolean program with each predicate variable holding
-//! its predicate's value (both strategies, which must also agree).
+//! its predicate's value (both strategies, which must also agree), and every concrete state
+//! must lie within the model checker's invariant at its statement.
 
-use crate::support::{assert_calls_are_simulated, assert_strategies_agree, Step};
+use crate::support::{assert_calls_are_simulated, assert_run_within_invariants, assert_strategies_agree, Step};
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{BinaryOp, Expr, PredicateSet, ProcId, Procedure, Program, Stmt, StmtKind, Type, Var, VarId, VarKind};
 use diagnostics::Span;
@@ -196,6 +197,7 @@ proptest! {
             let diags = boolprog::validate(&abstraction.program);
             prop_assert!(!diagnostics::has_errors(&diags), "{diags:?}\n{}", abstraction.print_bebop());
             let preds: Vec<Expr> = abstraction.variables.iter().map(|v| v.predicate.clone()).collect();
+            let outcome = model_check::check(&abstraction.program, &model_check::Config::default());
             for run in 0..4 {
                 let mut k = run;
                 let mut inputs = |_: &Type| { k += 1; seeds[k % seeds.len()] as i128 + run as i128 };
@@ -208,6 +210,7 @@ proptest! {
                     eprintln!("{}\n{}\n{:#?}", c_ir::display_program(&program), abstraction.print_bebop(), abstraction.calls);
                 }
                 assert_calls_are_simulated(abstraction, &program, &steps);
+                assert_run_within_invariants(abstraction, &outcome, &program, &steps);
             }
         }
     }

@@ -311,3 +311,38 @@ fn check_call(abstraction: &Abstraction, steps: &[Step], i: usize, callee: c_ir:
         assert_eq!(expected, after.values[v], "{} changed by the call at {:?} without an update", names[v], step.at);
     }
 }
+
+/// Checks that every state of a concrete run lies within the model checker's invariant of the
+/// boolean program (the reachable valuations before the statement): end to end, abstraction and
+/// model checking together may lose no concrete state. Returns the number of states checked
+/// (0 when the boolean program is not safe, so there are no invariants).
+pub fn assert_run_within_invariants(abstraction: &Abstraction, outcome: &model_check::Outcome, program: &Program, steps: &[Step]) -> usize {
+    if outcome.verdict != model_check::Verdict::Safe {
+        return 0;
+    }
+    let names: Vec<&str> = abstraction.variables.iter().map(|v| v.name.as_str()).collect();
+    let mut checked = 0;
+    for step in steps {
+        let Some(inv) = outcome.invariants.iter().find(|i| i.origin.is_some_and(|o| o.proc == step.at.proc.0 && o.index == step.at.index)) else {
+            continue;
+        };
+        // helper variables (prm, ret) and predicates without a value are not constrained
+        let agrees = |l: &model_check::Literal| match names.iter().position(|n| *n == l.var) {
+            Some(i) => step.values[i].is_none_or(|v| v == l.value),
+            None => true,
+        };
+        let holds = inv.cubes.iter().any(|cube| cube.iter().all(agrees));
+        let shown: Vec<String> = step.values.iter().enumerate().filter_map(|(i, v)| v.map(|b| format!("{}={}", names[i], b as u8))).collect();
+        assert!(
+            holds,
+            "the concrete state before {:?} ({}) is outside the invariant {}\nstate: {}\n{}",
+            step.at,
+            program.proc(step.at.proc).name,
+            inv.text,
+            shown.join(" "),
+            abstraction.print_bebop()
+        );
+        checked += 1;
+    }
+    checked
+}

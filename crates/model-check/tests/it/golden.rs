@@ -76,6 +76,7 @@ golden_tests!(
     goto_into_loop_safe,
     goto_into_loop_unsafe,
     independent_pairs_safe,
+    stale_after_call_unsafe,
 );
 
 #[test]
