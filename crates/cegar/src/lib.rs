@@ -16,6 +16,7 @@ pub use refine::RefinementMethod;
 
 use c_ir::{display_expr, Expr, ExprKind, ProcId, Program, PredicateSet, StmtKind, StmtRef, Type};
 use diagnostics::{Diagnostic, LineIndex, Span};
+use std::collections::HashMap;
 use web_time::Instant;
 use replay::InputDistribution;
 
@@ -59,13 +60,19 @@ pub struct Config {
     /// Before a SAFE verdict, run the concrete interpreter this many times with random inputs; a
     /// run reaching the error turns the verdict into UNSAFE (a guard against unsound abstractions).
     pub safe_cross_check_runs: u32,
+    /// Along with the predicates a refinement finds, add the affine equalities that hold at the
+    /// loop heads of their procedure (Karr's analysis) and the bounds of its counters
+    /// (`refine::affine`) that share a variable with one of them: path-based refinement alone
+    /// unrolls loops whose proof needs `k + j == n` or `j >= 0`.
+    pub affine_candidates: bool,
 }
 
 impl Config {
     /// The CLI's defaults: `wp` refinement, 100 iterations, no time budget, the exact
-    /// strategy, unbounded cubes and cones, C integer widths, error-guard predicates first and no user
+    /// strategy, unbounded cubes, cones bounded by 8 predicates at first, C integer widths, error-guard predicates first and no user
     /// predicates, 2M BDD nodes,
-    /// detailed records, 64 random runs before a SAFE verdict.
+    /// detailed records, 64 random runs before a SAFE verdict, affine loop equalities as
+    /// candidate predicates.
     pub fn default_for_cli() -> Config {
         Config {
             refinement: RefinementMethod::Wp,
@@ -73,15 +80,14 @@ impl Config {
             time_budget_ms: None,
             strategy: abstraction::Strategy::Exact,
             max_cube_length: None,
-            // bounded cones are opt-in: with them one SV-COMP task (kbfiltr_simpl2.cil-2, sp
-            // refinement) came out SAFE instead of UNSAFE, and the cause is not found yet
-            max_cone: None,
+            max_cone: Some(8),
             integer_width: None,
             initial_predicates: InitialPredicates::ErrorGuards,
             user_predicates: PredicateSet::default(),
             max_bdd_nodes: 2_000_000,
             record_details: true,
             safe_cross_check_runs: 64,
+            affine_candidates: true,
         }
     }
 }
@@ -342,6 +348,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     abstraction_config.solver = solver_config.clone();
     // strengthening results reused across iterations (keyed by goal, cone and settings)
     let mut abstraction_cache = abstraction::AbstractionCache::new();
+    // Karr's equalities per procedure, computed when first needed
+    let mut affine_equalities: HashMap<ProcId, Vec<Expr>> = HashMap::new();
     let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
     let entry_name = program.proc(entry).name.clone();
     let invariant_origins = invariants::needed_origins(program);
@@ -556,6 +564,16 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                         record.new_predicates.push(scoped(program, d.scope, &d.predicate));
                     }
                 }
+                if config.affine_candidates && !record.new_predicates.is_empty() {
+                    let added = add_affine_candidates(program, &mut affine_equalities, &record.new_predicates, &mut predicates);
+                    if !added.is_empty() {
+                        if let Some(f) = record.feasibility.as_mut() {
+                            let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();
+                            f.notes.push(format!("loop invariant candidates (affine equalities, counter bounds) added as predicates: {}", texts.join(", ")));
+                        }
+                        record.new_predicates.extend(added);
+                    }
+                }
                 if record.new_predicates.is_empty() {
                     // known predicates may have been left out of a bounded cone: widen it and
                     // abstract again before giving up
@@ -581,6 +599,54 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     }
     outcome.reason = Some(format!("iteration bound ({}) reached", config.max_iterations));
     finish(outcome, &mut run, &predicates)
+}
+
+/// At most this many affine candidates join the predicates of one refinement.
+const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
+
+/// The affine loop-head equalities and counter bounds (`refine::affine`) of the procedures of the `new`
+/// predicates (every procedure for a global one) that share a variable with one of them and
+/// are not predicates yet; inserted into `predicates` (scoped to their procedure, or global
+/// when they mention globals only) and returned.
+fn add_affine_candidates(
+    program: &Program,
+    cache: &mut HashMap<ProcId, Vec<Expr>>,
+    new: &[ScopedPredicate],
+    predicates: &mut PredicateSet,
+) -> Vec<ScopedPredicate> {
+    let mut added = Vec::new();
+    for d in new {
+        let procs: Vec<ProcId> = match d.scope {
+            Some(p) => vec![p],
+            None => program.proc_ids().collect(),
+        };
+        for proc in procs {
+            let candidates = cache.entry(proc).or_insert_with(|| {
+                let mut list: Vec<Expr> = Vec::new();
+                let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| e);
+                for e in equalities.chain(refine::affine::counter_bounds(program, proc)) {
+                    if !list.contains(&e) {
+                        list.push(e);
+                    }
+                }
+                list
+            });
+            for e in candidates.iter() {
+                if added.len() >= AFFINE_CANDIDATES_PER_REFINEMENT {
+                    return added;
+                }
+                if !logic::shares_symbols(e, &d.predicate) {
+                    continue;
+                }
+                let local = logic::cone::symbols(e).iter().any(|s| matches!(s, logic::cone::Symbol::Var(v) if !program.globals.contains(v)));
+                let scope = if local { Some(proc) } else { None };
+                if predicates.insert(scope, e.clone()) {
+                    added.push(scoped(program, scope, e));
+                }
+            }
+        }
+    }
+    added
 }
 
 fn scoped(program: &Program, scope: Option<ProcId>, p: &Expr) -> ScopedPredicate {

@@ -36,9 +36,7 @@ struct EngineArgs {
     #[arg(long = "max-cube", default_value_t = 0)]
     max_cube: u32,
     /// check: first bound on the cones of influence, doubled on no progress (0 = full cones).
-    /// Experimental: faster on large drivers, but one wrong verdict is known (see
-    /// docs/bench-sv-comp.md).
-    #[arg(long = "max-cone", default_value_t = 0)]
+    #[arg(long = "max-cone", default_value_t = 8)]
     max_cone: u32,
     /// Integer width for the decision procedure (0 = C's own widths).
     #[arg(long = "int-width", default_value_t = 0)]
@@ -116,8 +114,8 @@ enum Command {
         timeout: f64,
         #[arg(long = "max-iterations", default_value_t = 100)]
         max_iterations: u32,
-        /// Passed to `check --max-cone` (experimental; 0 = full cones).
-        #[arg(long = "max-cone", default_value_t = 0)]
+        /// Passed to `check --max-cone` (0 = full cones).
+        #[arg(long = "max-cone", default_value_t = 8)]
         max_cone: u32,
         /// Only tasks whose path contains this text.
         #[arg(long)]

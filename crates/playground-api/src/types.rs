@@ -58,7 +58,7 @@ impl Default for Options {
             int_width: 0,
             strategy: Strategy::Exact,
             max_cube: 0,
-            max_cone: 0,
+            max_cone: 8,
             refine: RefineMethod::Wp,
             max_iterations: 100,
             timeout_ms: 60_000,

@@ -296,3 +296,23 @@ fn no_progress_widens_the_cone_bound_before_giving_up() {
     // the last iteration, with the full cone, is the one that gives up
     assert!(outcome.iterations.last().is_some_and(|it| it.new_predicates.is_empty()));
 }
+
+#[test]
+fn affine_loop_invariants_prove_what_unrolling_cannot() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("stock_safe.c", method, 12);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{method:?}: {:?}", outcome.reason);
+        assert!(check_invariants_on_random_runs("stock_safe.c", &outcome, 200) > 0);
+        let notes: Vec<&String> = outcome.iterations.iter().filter_map(|it| it.feasibility.as_ref()).flat_map(|f| &f.notes).collect();
+        assert!(notes.iter().any(|n| n.starts_with("loop invariant candidates")), "{notes:?}");
+        golden("stock_safe.c", method, &outcome);
+        // without the candidates the refinement unrolls the loops one iteration at a time
+        let mut config = Config::default_for_cli();
+        config.refinement = method;
+        config.max_iterations = 12;
+        config.affine_candidates = false;
+        config.safe_cross_check_runs = 0;
+        let without = run_with("stock_safe.c", &config);
+        assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
+    }
+}

@@ -1,0 +1,459 @@
+//! Affine equalities at loop heads (Karr's analysis, 1976), as candidate predicates.
+//!
+//! Path-based refinement sees one unrolling of a loop at a time and tends to find `i == 1`,
+//! `i == 2`, ... where the proof needs a relation such as `k + j == i`. This forward analysis
+//! computes, for every statement of one procedure, an affine subspace containing all states
+//! over the procedure's integer variables (those whose address is never taken), ignoring the
+//! wrap-around of machine integers and every branch condition. The equalities that hold at a
+//! statement inside a loop and relate two or more variables become candidate predicates: a predicate is
+//! only a name for a formula, the abstraction decides its truth soundly, so an imprecise or
+//! even wrong candidate costs time, never soundness.
+//!
+//! The subspace is kept in generator form — one point and independent directions over the
+//! rationals — so that join (affine hull), assignment of an affine expression (an affine map)
+//! and havoc (one more direction) are all simple; every state change raises the dimension, so
+//! the fixpoint needs at most `n + 1` changes per statement. Rationals are `i128` fractions;
+//! an overflow abandons the procedure (no candidates).
+
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
+use std::collections::HashMap;
+
+/// Procedures with more tracked variables or statements than this are not analysed.
+const MAX_VARIABLES: usize = 64;
+const MAX_STATEMENTS: usize = 4000;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Rat {
+    num: i128,
+    den: i128,
+}
+
+fn gcd(a: i128, b: i128) -> i128 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a as i128
+}
+
+impl Rat {
+    const ZERO: Rat = Rat { num: 0, den: 1 };
+    const ONE: Rat = Rat { num: 1, den: 1 };
+
+    fn int(n: i128) -> Rat {
+        Rat { num: n, den: 1 }
+    }
+    fn new(num: i128, den: i128) -> Option<Rat> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num, den).max(1);
+        let (mut num, mut den) = (num / g, den / g);
+        if den < 0 {
+            num = num.checked_neg()?;
+            den = den.checked_neg()?;
+        }
+        Some(Rat { num, den })
+    }
+    fn is_zero(self) -> bool {
+        self.num == 0
+    }
+    fn add(self, o: Rat) -> Option<Rat> {
+        Rat::new(self.num.checked_mul(o.den)?.checked_add(o.num.checked_mul(self.den)?)?, self.den.checked_mul(o.den)?)
+    }
+    fn neg(self) -> Option<Rat> {
+        Some(Rat { num: self.num.checked_neg()?, den: self.den })
+    }
+    fn sub(self, o: Rat) -> Option<Rat> {
+        self.add(o.neg()?)
+    }
+    fn mul(self, o: Rat) -> Option<Rat> {
+        Rat::new(self.num.checked_mul(o.num)?, self.den.checked_mul(o.den)?)
+    }
+    fn div(self, o: Rat) -> Option<Rat> {
+        Rat::new(self.num.checked_mul(o.den)?, self.den.checked_mul(o.num)?)
+    }
+}
+
+/// An affine expression over the tracked variables: coefficients and a constant.
+#[derive(Clone, Debug)]
+struct Linear {
+    coeffs: Vec<Rat>,
+    constant: Rat,
+}
+
+impl Linear {
+    fn constant(n: usize, c: Rat) -> Linear {
+        Linear { coeffs: vec![Rat::ZERO; n], constant: c }
+    }
+    fn combine(&self, other: &Linear, sign: Rat) -> Option<Linear> {
+        let coeffs = self.coeffs.iter().zip(&other.coeffs).map(|(a, b)| a.add(b.mul(sign)?)).collect::<Option<Vec<_>>>()?;
+        Some(Linear { coeffs, constant: self.constant.add(other.constant.mul(sign)?)? })
+    }
+    fn scale(&self, k: Rat) -> Option<Linear> {
+        let coeffs = self.coeffs.iter().map(|a| a.mul(k)).collect::<Option<Vec<_>>>()?;
+        Some(Linear { coeffs, constant: self.constant.mul(k)? })
+    }
+    fn as_constant(&self) -> Option<Rat> {
+        self.coeffs.iter().all(|c| c.is_zero()).then_some(self.constant)
+    }
+}
+
+/// An affine subspace: `point + span(directions)`, the directions in reduced row echelon form.
+#[derive(Clone, Debug, PartialEq)]
+struct Affine {
+    point: Vec<Rat>,
+    directions: Vec<Vec<Rat>>,
+}
+
+/// Reduced row echelon form of `rows` (zero rows dropped).
+fn echelon(mut rows: Vec<Vec<Rat>>, n: usize) -> Option<Vec<Vec<Rat>>> {
+    let mut pivot_row = 0;
+    for col in 0..n {
+        let Some(r) = (pivot_row..rows.len()).find(|&r| !rows[r][col].is_zero()) else { continue };
+        rows.swap(pivot_row, r);
+        let p = rows[pivot_row][col];
+        let normalised = rows[pivot_row].iter().map(|x| x.div(p)).collect::<Option<Vec<_>>>()?;
+        rows[pivot_row] = normalised;
+        for r in 0..rows.len() {
+            if r != pivot_row && !rows[r][col].is_zero() {
+                let f = rows[r][col];
+                let updated = rows[r].iter().zip(&rows[pivot_row]).map(|(a, b)| a.sub(b.mul(f)?)).collect::<Option<Vec<_>>>()?;
+                rows[r] = updated;
+            }
+        }
+        pivot_row += 1;
+    }
+    rows.truncate(pivot_row);
+    Some(rows)
+}
+
+impl Affine {
+    fn full(n: usize) -> Affine {
+        let directions = (0..n).map(|i| (0..n).map(|j| if i == j { Rat::ONE } else { Rat::ZERO }).collect()).collect();
+        Affine { point: vec![Rat::ZERO; n], directions }
+    }
+
+    /// The affine hull of both.
+    fn join(&self, other: &Affine) -> Option<Affine> {
+        let n = self.point.len();
+        let mut rows = self.directions.clone();
+        rows.extend(other.directions.iter().cloned());
+        rows.push(other.point.iter().zip(&self.point).map(|(a, b)| a.sub(*b)).collect::<Option<Vec<_>>>()?);
+        Some(Affine { point: self.point.clone(), directions: echelon(rows, n)? })
+    }
+
+    /// `x := e`.
+    fn assign(&self, x: usize, e: &Linear) -> Option<Affine> {
+        let n = self.point.len();
+        let dot = |v: &[Rat]| -> Option<Rat> { v.iter().zip(&e.coeffs).try_fold(Rat::ZERO, |acc, (a, c)| acc.add(a.mul(*c)?)) };
+        let mut point = self.point.clone();
+        point[x] = dot(&self.point)?.add(e.constant)?;
+        let mut rows = Vec::new();
+        for d in &self.directions {
+            let mut d2 = d.clone();
+            d2[x] = dot(d)?;
+            rows.push(d2);
+        }
+        Some(Affine { point, directions: echelon(rows, n)? })
+    }
+
+    /// `x := *`.
+    fn havoc(&self, x: usize) -> Option<Affine> {
+        let n = self.point.len();
+        let mut rows = self.directions.clone();
+        rows.push((0..n).map(|j| if j == x { Rat::ONE } else { Rat::ZERO }).collect());
+        Some(Affine { point: self.point.clone(), directions: echelon(rows, n)? })
+    }
+
+    /// A basis of the equalities `a·v = a·point` that hold on the subspace (the null space of
+    /// the directions), each with integer coefficients: `(coefficients, constant)`.
+    fn equalities(&self) -> Option<Vec<(Vec<i128>, i128)>> {
+        let n = self.point.len();
+        let pivots: Vec<usize> = self.directions.iter().map(|row| row.iter().position(|x| !x.is_zero()).unwrap_or(n)).collect();
+        let mut out = Vec::new();
+        for free in (0..n).filter(|c| !pivots.contains(c)) {
+            // a[free] = 1, a[pivot_i] = -row_i[free]
+            let mut a = vec![Rat::ZERO; n];
+            a[free] = Rat::ONE;
+            for (row, &p) in self.directions.iter().zip(&pivots) {
+                a[p] = row[free].neg()?;
+            }
+            let constant = a.iter().zip(&self.point).try_fold(Rat::ZERO, |acc, (x, y)| acc.add(x.mul(*y)?))?;
+            let lcm = a.iter().chain(std::iter::once(&constant)).try_fold(1i128, |l, r| l.checked_mul(r.den / gcd(l, r.den).max(1)))?;
+            let ints: Vec<i128> = a.iter().map(|r| r.num.checked_mul(lcm / r.den)).collect::<Option<Vec<_>>>()?;
+            let c = constant.num.checked_mul(lcm / constant.den)?;
+            let g = ints.iter().fold(c, |g, &x| gcd(g, x)).max(1);
+            out.push((ints.iter().map(|x| x / g).collect(), c / g));
+        }
+        Some(out)
+    }
+}
+
+/// The integer variables of `proc` the analysis tracks: globals, formals, locals, temporaries,
+/// return variables and symbolic constants whose address is never taken.
+fn tracked_variables(program: &Program, proc: ProcId) -> Vec<VarId> {
+    let p = program.proc(proc);
+    let mut vars: Vec<VarId> = program.globals.clone();
+    vars.extend(p.formals.iter().copied());
+    vars.extend(p.locals.iter().copied());
+    vars.retain(|&v| {
+        let var = program.var(v);
+        matches!(var.ty, Type::Int { .. }) && !var.address_taken
+    });
+    vars.dedup();
+    vars
+}
+
+fn linearize(e: &Expr, index: &HashMap<VarId, usize>, n: usize) -> Option<Linear> {
+    match &e.kind {
+        ExprKind::Const(c) if matches!(e.ty, Type::Int { .. } | Type::Bool) => Some(Linear::constant(n, Rat::int(*c))),
+        ExprKind::Var(v) => {
+            let i = *index.get(v)?;
+            let mut l = Linear::constant(n, Rat::ZERO);
+            l.coeffs[i] = Rat::ONE;
+            Some(l)
+        }
+        ExprKind::Cast(inner) if e.ty.is_integer() && inner.ty.is_integer() => linearize(inner, index, n),
+        ExprKind::Unary(UnaryOp::Neg, inner) => linearize(inner, index, n)?.scale(Rat::int(-1)),
+        ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), a, b) if e.ty.is_integer() => {
+            let sign = if *op == BinaryOp::Add { Rat::ONE } else { Rat::int(-1) };
+            linearize(a, index, n)?.combine(&linearize(b, index, n)?, sign)
+        }
+        ExprKind::Binary(BinaryOp::Mul, a, b) if e.ty.is_integer() => {
+            let (la, lb) = (linearize(a, index, n)?, linearize(b, index, n)?);
+            match (la.as_constant(), lb.as_constant()) {
+                (Some(k), _) => lb.scale(k),
+                (_, Some(k)) => la.scale(k),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The tracked variable `lhs` writes, if it is one.
+fn target(lhs: &Expr, index: &HashMap<VarId, usize>) -> Option<usize> {
+    match lhs.kind {
+        ExprKind::Var(v) => index.get(&v).copied(),
+        _ => None,
+    }
+}
+
+/// Affine equalities relating two or more variables that hold before the statements of the
+/// loops of `proc` (from a statement entered by a jump from the same or a later statement to
+/// the last such jump), as C predicates `a1*x1 + ... + ak*xk == c` with the index of their
+/// statement. Empty when the procedure is too large or the rationals overflow.
+pub fn loop_equalities(program: &Program, proc: ProcId) -> Vec<(u32, Expr)> {
+    analyse(program, proc).unwrap_or_default()
+}
+
+fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
+    let p = program.proc(proc);
+    let vars = tracked_variables(program, proc);
+    let n = vars.len();
+    if n < 2 || n > MAX_VARIABLES || p.body.len() > MAX_STATEMENTS {
+        return Some(Vec::new());
+    }
+    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let globals: Vec<usize> = program.globals.iter().filter_map(|g| index.get(g).copied()).collect();
+    let len = p.body.len();
+    let mut state: Vec<Option<Affine>> = vec![None; len];
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    state[0] = Some(Affine::full(n));
+    let mut work: Vec<usize> = vec![0];
+    let mut queued = vec![false; len];
+    queued[0] = true;
+    let mut loop_heads = vec![false; len];
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Some(before) = state[i].clone() else { continue };
+        let after = match &p.body[i].kind {
+            StmtKind::Assign { lhs, rhs } => match target(lhs, &index) {
+                Some(x) => match linearize(rhs, &index, n) {
+                    Some(e) => before.assign(x, &e)?,
+                    None => before.havoc(x)?,
+                },
+                None => before,
+            },
+            StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => match target(lhs, &index) {
+                Some(x) => before.havoc(x)?,
+                None => before,
+            },
+            StmtKind::Call { lhs, .. } => {
+                // the callee may change any global; the result is unknown
+                let mut s = before;
+                for &g in &globals {
+                    s = s.havoc(g)?;
+                }
+                if let Some(x) = lhs.as_ref().and_then(|l| target(l, &index)) {
+                    s = s.havoc(x)?;
+                }
+                s
+            }
+            _ => before,
+        };
+        for succ in p.successors(i as u32) {
+            let s = succ as usize;
+            if s >= len {
+                continue;
+            }
+            if s <= i {
+                loop_heads[s] = true;
+            }
+            let joined = match &state[s] {
+                None => after.clone(),
+                Some(old) => old.join(&after)?,
+            };
+            if state[s].as_ref() != Some(&joined) {
+                state[s] = Some(joined);
+                if !queued[s] {
+                    queued[s] = true;
+                    work.push(s);
+                }
+            }
+        }
+    }
+    // the statements of loops: from a head to the last statement jumping back to it (the
+    // equalities between the statements of a loop body are needed too: `j++; k--;` breaks
+    // `k + j == i` in between)
+    let mut in_loop = vec![false; len];
+    for i in 0..len {
+        for succ in p.successors(i as u32) {
+            let s = succ as usize;
+            if s <= i && loop_heads[s] {
+                in_loop[s..=i].iter_mut().for_each(|b| *b = true);
+            }
+        }
+    }
+    let mut out: Vec<(u32, Expr)> = Vec::new();
+    for (i, s) in state.iter().enumerate() {
+        let (true, Some(s)) = (in_loop[i], s) else { continue };
+        for (coeffs, constant) in s.equalities()? {
+            if coeffs.iter().filter(|c| **c != 0).count() >= 2 {
+                out.push((i as u32, equality_expr(program, &vars, &coeffs, constant)));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// `a1*x1 + ... == c` in the widest type among the variables (their signedness breaks ties
+/// towards signed), with the positive terms first and the negative ones moved to the right side
+/// (`k + j == i` rather than `k + j - i == 0`).
+fn equality_expr(program: &Program, vars: &[VarId], coeffs: &[i128], constant: i128) -> Expr {
+    let used: Vec<(VarId, i128)> = vars.iter().zip(coeffs).filter(|(_, c)| **c != 0).map(|(v, c)| (*v, *c)).collect();
+    let bits = used.iter().map(|(v, _)| program.var(*v).ty.bits()).max().unwrap_or(32).max(32);
+    let signed = used.iter().any(|(v, _)| program.var(*v).ty.bits().max(32) == bits && program.var(*v).ty.is_signed());
+    let ty = Type::Int { bits: bits as u8, signed };
+    // make the first coefficient positive
+    let flip = used.first().is_some_and(|(_, c)| *c < 0);
+    let sign = |c: i128| if flip { -c } else { c };
+    let term = |v: VarId, c: i128| -> Expr {
+        let x = Expr::cast(Expr::var(v, program.var(v).ty.clone()), ty.clone());
+        if c == 1 {
+            x
+        } else {
+            Expr::binary(BinaryOp::Mul, Expr::int(c, ty.clone()), x)
+        }
+    };
+    let sum = |terms: Vec<Expr>| -> Option<Expr> { terms.into_iter().reduce(|a, b| Expr::binary(BinaryOp::Add, a, b)) };
+    let left: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) > 0).map(|(v, c)| term(*v, sign(*c))).collect();
+    let right: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) < 0).map(|(v, c)| term(*v, -sign(*c))).collect();
+    let k = sign(constant);
+    let lhs = sum(left).unwrap_or_else(|| Expr::int(0, ty.clone()));
+    let rhs = match (sum(right), k) {
+        (None, k) => Expr::int(k, ty.clone()),
+        (Some(r), 0) => r,
+        (Some(r), k) if k > 0 => Expr::binary(BinaryOp::Add, r, Expr::int(k, ty.clone())),
+        (Some(r), k) => Expr::binary(BinaryOp::Sub, r, Expr::int(-k, ty.clone())),
+    };
+    Expr::eq(lhs, rhs)
+}
+
+/// Bounds of counters: a local variable of `proc` that is only ever set to constants (or to
+/// one variable written at most once) and moved by constant steps in one direction keeps to
+/// one side of its smallest (largest) initial value once assigned — `j >= 0` for
+/// `j = 0; ... j = j + 1;`, `j <= n` for `j = n; ... j = j - 1;` — ignoring wrap-around like
+/// the equalities. Returned as predicates `x >= c` / `x <= c`.
+pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
+    let p = program.proc(proc);
+    let vars: Vec<VarId> = tracked_variables(program, proc).into_iter().filter(|v| !program.globals.contains(v)).collect();
+    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let n = vars.len();
+    // how often each variable (globals too) is written: an initial value may be a variable
+    // written at most once (`j = n;` after `n = nondet();`)
+    let mut writes: HashMap<VarId, usize> = HashMap::new();
+    for stmt in &p.body {
+        if let StmtKind::Assign { lhs, .. } | StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } | StmtKind::Call { lhs: Some(lhs), .. } = &stmt.kind {
+            if let ExprKind::Var(v) = lhs.kind {
+                *writes.entry(v).or_default() += 1;
+            }
+        }
+    }
+    // per variable: (initial values, saw an increase, saw a decrease, disqualified)
+    let mut seen: Vec<(Vec<Init>, bool, bool, bool)> = vec![(Vec::new(), false, false, false); n];
+    for stmt in &p.body {
+        match &stmt.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let Some(x) = target(lhs, &index) else { continue };
+                let entry = &mut seen[x];
+                match linearize(rhs, &index, n) {
+                    Some(l) if l.as_constant().is_some_and(|c| c.den == 1) => entry.0.push(Init::Const(l.constant.num)),
+                    _ if matches!(&rhs.kind, ExprKind::Var(y) if *y != vars[x] && writes.get(y).copied().unwrap_or(0) <= 1 && rhs.ty == lhs.ty) => {
+                        let ExprKind::Var(y) = rhs.kind else { unreachable!() };
+                        entry.0.push(Init::Var(y));
+                    }
+                    Some(l) if l.constant.den == 1
+                        && l.coeffs.iter().enumerate().all(|(j, c)| if j == x { *c == Rat::ONE } else { c.is_zero() }) =>
+                    {
+                        if l.constant.num > 0 {
+                            entry.1 = true;
+                        } else if l.constant.num < 0 {
+                            entry.2 = true;
+                        }
+                    }
+                    _ => entry.3 = true,
+                }
+            }
+            StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } | StmtKind::Call { lhs: Some(lhs), .. } => {
+                if let Some(x) = target(lhs, &index) {
+                    seen[x].3 = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (x, (inits, up, down, bad)) in seen.into_iter().enumerate() {
+        if bad || inits.is_empty() || up == down {
+            continue;
+        }
+        let ty = program.var(vars[x]).ty.clone();
+        let v = Expr::var(vars[x], ty.clone());
+        let op = if up { BinaryOp::Ge } else { BinaryOp::Le };
+        let constants: Vec<i128> = inits.iter().filter_map(|i| if let Init::Const(c) = i { Some(*c) } else { None }).collect();
+        let bound = match inits.as_slice() {
+            // one variable as the only initial value
+            [Init::Var(y)] => Some(Expr::var(*y, ty.clone())),
+            _ if constants.len() == inits.len() => {
+                let c = if up { constants.iter().min() } else { constants.iter().max() };
+                c.map(|&c| Expr::int(c, ty.clone()))
+            }
+            _ => None,
+        };
+        if let Some(b) = bound {
+            out.push(Expr::binary(op, v, b));
+        }
+    }
+    out
+}
+
+/// An initial value of a counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Init {
+    Const(i128),
+    Var(VarId),
+}
