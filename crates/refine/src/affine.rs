@@ -255,6 +255,10 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     if n < 2 || n > MAX_VARIABLES || p.body.len() > MAX_STATEMENTS {
         return Some(Vec::new());
     }
+    // only statements inside loops get equalities: nothing to do without a backward jump
+    if !(0..p.body.len() as u32).any(|i| p.successors(i).iter().any(|&s| s <= i)) {
+        return Some(Vec::new());
+    }
     let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let globals: Vec<usize> = program.globals.iter().filter_map(|g| index.get(g).copied()).collect();
     let len = p.body.len();
