@@ -240,8 +240,9 @@ fn target(lhs: &Expr, index: &HashMap<VarId, usize>) -> Option<usize> {
     }
 }
 
-/// Affine equalities relating two or more variables that hold before the statements of the
-/// loops of `proc` (from a statement entered by a jump from the same or a later statement to
+/// Affine equalities relating two or more variables, one of them a counter (`x = x + c` for
+/// a constant `c != 0` somewhere in `proc`), that hold before the statements of the loops of
+/// `proc` (from a statement entered by a jump from the same or a later statement to
 /// the last such jump), as C predicates `a1*x1 + ... + ak*xk == c` with the index of their
 /// statement. Empty when the procedure is too large or the rationals overflow.
 pub fn loop_equalities(program: &Program, proc: ProcId) -> Vec<(u32, Expr)> {
@@ -261,6 +262,18 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     }
     let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
     let globals: Vec<usize> = program.globals.iter().filter_map(|g| index.get(g).copied()).collect();
+    // counters: variables with an assignment `x = x + c`, `c != 0`
+    let mut counters = vec![false; n];
+    for stmt in &p.body {
+        if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
+            if let (Some(x), Some(l)) = (target(lhs, &index), linearize(rhs, &index, n)) {
+                let step = l.coeffs.iter().enumerate().all(|(j, c)| if j == x { *c == Rat::ONE } else { c.is_zero() });
+                if step && !l.constant.is_zero() {
+                    counters[x] = true;
+                }
+            }
+        }
+    }
     let len = p.body.len();
     let mut state: Vec<Option<Affine>> = vec![None; len];
     if len == 0 {
@@ -336,7 +349,10 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     for (i, s) in state.iter().enumerate() {
         let (true, Some(s)) = (in_loop[i], s) else { continue };
         for (coeffs, constant) in s.equalities()? {
-            if coeffs.iter().filter(|c| **c != 0).count() >= 2 {
+            // relations between copies (`d == t` after `d = t;`) are what refinement finds by
+            // itself; the ones it misses involve a counter moved by a constant step
+            let involves_counter = coeffs.iter().zip(&counters).any(|(c, &k)| *c != 0 && k);
+            if involves_counter && coeffs.iter().filter(|c| **c != 0).count() >= 2 {
                 out.push((i as u32, equality_expr(program, &vars, &coeffs, constant)));
             }
         }
