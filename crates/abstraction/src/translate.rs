@@ -746,23 +746,14 @@ impl<'a> Translator<'a> {
             if pairwise {
                 settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
             }
-            let result = match self.config.strategy {
-                _ if pairwise => {
-                    let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
-                    let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
-                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
-                }
-                Strategy::Lattice => {
-                    let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
-                    let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
-                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
-                }
-                Strategy::Exact => {
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline };
-                    strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
-                }
+            let result = if pairwise || self.config.strategy == Strategy::Lattice {
+                let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
+                let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
+                let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
+                strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
+            } else {
+                let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline };
+                strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
             };
             self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
             let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);

@@ -638,7 +638,7 @@ fn add_affine_candidates(
                 if !logic::shares_symbols(e, &d.predicate) {
                     continue;
                 }
-                let local = logic::cone::symbols(e).iter().any(|s| matches!(s, logic::cone::Symbol::Var(v) if !program.globals.contains(v)));
+                let local = logic::vars(e).iter().any(|v| !program.globals.contains(v));
                 let scope = if local { Some(proc) } else { None };
                 if predicates.insert(scope, e.clone()) {
                     added.push(scoped(program, scope, e));

@@ -232,6 +232,11 @@ fn linearize(e: &Expr, index: &HashMap<VarId, usize>, n: usize) -> Option<Linear
     }
 }
 
+/// The constant `c` when `l` is `x + c` (variable number `x`).
+fn step(l: &Linear, x: usize) -> Option<Rat> {
+    l.coeffs.iter().enumerate().all(|(j, c)| if j == x { *c == Rat::ONE } else { c.is_zero() }).then_some(l.constant)
+}
+
 /// The tracked variable `lhs` writes, if it is one.
 fn target(lhs: &Expr, index: &HashMap<VarId, usize>) -> Option<usize> {
     match lhs.kind {
@@ -253,11 +258,14 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     let p = program.proc(proc);
     let vars = tracked_variables(program, proc);
     let n = vars.len();
-    if n < 2 || n > MAX_VARIABLES || p.body.len() > MAX_STATEMENTS {
+    if !(2..=MAX_VARIABLES).contains(&n) || p.body.len() > MAX_STATEMENTS {
         return Some(Vec::new());
     }
-    // only statements inside loops get equalities: nothing to do without a backward jump
-    if !(0..p.body.len() as u32).any(|i| p.successors(i).iter().any(|&s| s <= i)) {
+    let len = p.body.len();
+    // the backward jumps (head, source): only statements inside loops get equalities
+    let back_edges: Vec<(usize, usize)> =
+        (0..len).flat_map(|i| p.successors(i as u32).into_iter().map(move |s| (s as usize, i))).filter(|&(s, i)| s <= i).collect();
+    if back_edges.is_empty() {
         return Some(Vec::new());
     }
     let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
@@ -267,23 +275,17 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     for stmt in &p.body {
         if let StmtKind::Assign { lhs, rhs } = &stmt.kind {
             if let (Some(x), Some(l)) = (target(lhs, &index), linearize(rhs, &index, n)) {
-                let step = l.coeffs.iter().enumerate().all(|(j, c)| if j == x { *c == Rat::ONE } else { c.is_zero() });
-                if step && !l.constant.is_zero() {
+                if step(&l, x).is_some_and(|c| !c.is_zero()) {
                     counters[x] = true;
                 }
             }
         }
     }
-    let len = p.body.len();
     let mut state: Vec<Option<Affine>> = vec![None; len];
-    if len == 0 {
-        return Some(Vec::new());
-    }
     state[0] = Some(Affine::full(n));
     let mut work: Vec<usize> = vec![0];
     let mut queued = vec![false; len];
     queued[0] = true;
-    let mut loop_heads = vec![false; len];
     while let Some(i) = work.pop() {
         queued[i] = false;
         let Some(before) = state[i].clone() else { continue };
@@ -317,9 +319,6 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
             if s >= len {
                 continue;
             }
-            if s <= i {
-                loop_heads[s] = true;
-            }
             let joined = match &state[s] {
                 None => after.clone(),
                 Some(old) => old.join(&after)?,
@@ -336,14 +335,11 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     // the statements of loops: from a head to the last statement jumping back to it (the
     // equalities between the statements of a loop body are needed too: `j++; k--;` breaks
     // `k + j == i` in between)
+    // (a head counts when a reachable statement jumps back to it)
+    let heads: Vec<usize> = back_edges.iter().filter(|(_, i)| state[*i].is_some()).map(|(s, _)| *s).collect();
     let mut in_loop = vec![false; len];
-    for i in 0..len {
-        for succ in p.successors(i as u32) {
-            let s = succ as usize;
-            if s <= i && loop_heads[s] {
-                in_loop[s..=i].iter_mut().for_each(|b| *b = true);
-            }
-        }
+    for &(s, i) in back_edges.iter().filter(|(s, _)| heads.contains(s)) {
+        in_loop[s..=i].iter_mut().for_each(|b| *b = true);
     }
     let mut out: Vec<(u32, Expr)> = Vec::new();
     for (i, s) in state.iter().enumerate() {
@@ -426,9 +422,7 @@ pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
                         let ExprKind::Var(y) = rhs.kind else { unreachable!() };
                         entry.0.push(Init::Var(y));
                     }
-                    Some(l) if l.constant.den == 1
-                        && l.coeffs.iter().enumerate().all(|(j, c)| if j == x { *c == Rat::ONE } else { c.is_zero() }) =>
-                    {
+                    Some(l) if step(&l, x).is_some_and(|c| c.den == 1) => {
                         if l.constant.num > 0 {
                             entry.1 = true;
                         } else if l.constant.num < 0 {
