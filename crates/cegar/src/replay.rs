@@ -59,7 +59,10 @@ pub enum InputDistribution {
     /// Mostly small values (-10..10), sometimes 0/±1/INT_MAX/INT_MIN or any 64-bit value.
     Small,
     /// Every magnitude alike: ±(2^k + d) for k in 0..34, d in -2..2 — reaches bugs behind
-    /// loops that must run thousands of times (with a larger step limit).
+    /// loops that must run thousands of times (with a larger step limit). Run `r` draws most
+    /// inputs with k = r mod 34 (positive in the first 34 runs), so the magnitudes are swept in ascending order: the cheap runs
+    /// (short loops) come first and a bug behind 2^16 iterations is reached within the first
+    /// 20 runs, whatever the machine's speed.
     Magnitudes,
 }
 
@@ -75,7 +78,7 @@ pub fn random_search_for_error(
     out_of_time: &dyn Fn() -> bool,
 ) -> Option<Counterexample> {
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
-    for _ in 0..runs {
+    for run in 0..runs {
         if out_of_time() {
             return None;
         }
@@ -90,8 +93,12 @@ pub fn random_search_for_error(
                     _ => ((state >> 5) % 21) as i128 - 10,
                 },
                 InputDistribution::Magnitudes => {
-                    let magnitude = (1i128 << ((state >> 4) % 34)) + ((state >> 12) % 5) as i128 - 2;
-                    if state % 4 == 0 {
+                    // most inputs follow the sweep (positive in the first round), the rest vary
+                    let swept = (state >> 20) % 4 != 0;
+                    let k = if swept { u64::from(run) % 34 } else { (state >> 4) % 34 };
+                    let magnitude = (1i128 << k) + ((state >> 12) % 5) as i128 - 2;
+                    let negative = if swept && run < 34 { false } else { state % 4 == 0 };
+                    if negative {
                         -magnitude
                     } else {
                         magnitude

@@ -262,6 +262,18 @@ fn bugs_behind_long_loops_are_found_by_random_runs_over_all_magnitudes() {
 }
 
 #[test]
+fn the_magnitude_search_sweeps_every_magnitude_within_one_round() {
+    // the error needs between 2^17 and 2^18 loop iterations: one round of 34 runs sweeps the
+    // exponents in order, so it is reached however slow the machine is
+    let source = "extern unsigned int __VERIFIER_nondet_uint(void);\nextern void reach_error(void);\nint main(void) {\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int i = 0;\n  while (i < n)\n    i = i + 1;\n  if (i > 131000 && i < 262150)\n    reach_error();\n  return 0;\n}\n";
+    let (program, _) = c_front::lower(source, "band.c", &c_front::LowerOptions::default());
+    let program = program.expect("lowered");
+    let cex = cegar::replay::random_search_for_error(&program, 34, cegar::replay::REPLAY_STEP_LIMIT, cegar::replay::InputDistribution::Magnitudes, &|| false)
+        .expect("one round of the sweep reaches the band");
+    assert!(cex.inputs.first().is_some_and(|&n| n > 131000 && n < 262150), "{:?}", cex.inputs);
+}
+
+#[test]
 fn a_tight_cone_bound_gives_the_same_verdicts() {
     for name in ["call_return_safe.c", "loop_k3.c", "loop_safe.c", "nondet_safe.c", "nondet_unsafe.c", "pointer_unsafe.c", "recursion_unsafe.c", "testdev.c", "testdev_fixed.c"] {
         let mut unbounded = Config::default_for_cli();
