@@ -87,6 +87,87 @@ pub struct Encoder {
     apps: HashMap<(String, usize, u32), Vec<Application>>,
     /// Terms encoded so far (the deadline is checked every 256 of them).
     encoded_terms: u64,
+    /// Sums `Σ c·atom` (no constant) by width and canonical atom list: `(i + 1) + j`,
+    /// `i + (j + 1)` and `n + k == i + j + 1` share one adder chain.
+    linear_sums: HashMap<(u32, Vec<(Expr, u128)>), Bits>,
+}
+
+/// A linear combination `Σ c·atom + constant` modulo `2^w`; the atoms are sorted.
+#[derive(Default)]
+struct Linear {
+    atoms: std::collections::BTreeMap<Expr, u128>,
+    constant: u128,
+}
+
+fn width_mask(w: u32) -> u128 {
+    if w >= 128 {
+        u128::MAX
+    } else {
+        (1u128 << w) - 1
+    }
+}
+
+/// `-c mod 2^w`.
+fn negated(c: u128, w: u32) -> u128 {
+    0u128.wrapping_sub(c) & width_mask(w)
+}
+
+/// Whether `c` reads as negative at width `w` (its top bit is set).
+fn is_negative(c: u128, w: u32) -> bool {
+    w > 0 && (c >> (w - 1)) & 1 == 1
+}
+
+/// Adds `coefficient · e` to `linear`, descending through `+`, `-`, unary `-` and
+/// multiplication by a constant as long as the node has type `ty` (so its arithmetic is
+/// exactly modulo `2^w`); anything else is an atom.
+fn linearize(e: &Expr, ty: &Type, w: u32, coefficient: u128, linear: &mut Linear) {
+    let mask = width_mask(w);
+    if coefficient & mask == 0 {
+        return;
+    }
+    if e.ty == *ty {
+        match &e.kind {
+            ExprKind::Const(v) => {
+                linear.constant = linear.constant.wrapping_add(coefficient.wrapping_mul(*v as u128)) & mask;
+                return;
+            }
+            ExprKind::Binary(BinaryOp::Add, a, b) => {
+                linearize(a, ty, w, coefficient, linear);
+                linearize(b, ty, w, coefficient, linear);
+                return;
+            }
+            ExprKind::Binary(BinaryOp::Sub, a, b) => {
+                linearize(a, ty, w, coefficient, linear);
+                linearize(b, ty, w, negated(coefficient, w), linear);
+                return;
+            }
+            ExprKind::Unary(UnaryOp::Neg, a) => {
+                linearize(a, ty, w, negated(coefficient, w), linear);
+                return;
+            }
+            ExprKind::Binary(BinaryOp::Mul, a, b) => {
+                if let Some(c) = b.as_const().filter(|_| b.ty == *ty) {
+                    linearize(a, ty, w, coefficient.wrapping_mul(c as u128) & mask, linear);
+                    return;
+                }
+                if let Some(c) = a.as_const().filter(|_| a.ty == *ty) {
+                    linearize(b, ty, w, coefficient.wrapping_mul(c as u128) & mask, linear);
+                    return;
+                }
+            }
+            _ => {}
+        }
+    }
+    let entry = linear.atoms.entry(e.clone()).or_insert(0);
+    *entry = entry.wrapping_add(coefficient) & mask;
+    if *entry == 0 {
+        linear.atoms.remove(e);
+    }
+}
+
+/// Whether `e` is integer arithmetic the linear normal form applies to.
+fn is_linear_arithmetic(e: &Expr) -> bool {
+    matches!(e.ty, Type::Int { .. }) && matches!(e.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _))
 }
 
 impl Encoder {
@@ -104,6 +185,7 @@ impl Encoder {
             used_constant_addresses: Vec::new(),
             apps: HashMap::new(),
             encoded_terms: 0,
+            linear_sums: HashMap::new(),
         }
     }
 
@@ -358,6 +440,20 @@ impl Encoder {
     }
 
     fn bits_uncached(&mut self, e: &Expr) -> Result<Bits, Unsupported> {
+        if is_linear_arithmetic(e) {
+            let w = self.width(&e.ty)?;
+            let mut linear = Linear::default();
+            linearize(e, &e.ty, w, 1, &mut linear);
+            let atom_is_itself = linear.atoms.len() == 1 && linear.constant == 0 && linear.atoms.get(e) == Some(&1);
+            if !atom_is_itself {
+                let atoms: Vec<(Expr, u128)> = linear.atoms.into_iter().collect();
+                let sum = self.linear_sum(&atoms, w)?;
+                if linear.constant == 0 {
+                    return Ok(sum);
+                }
+                return Ok(self.circuit.add(&sum, &Circuit::constant(linear.constant, w)));
+            }
+        }
         match &e.kind {
             ExprKind::Const(v) => {
                 let w = self.width(&e.ty)?;
@@ -450,6 +546,72 @@ impl Encoder {
         }
     }
 
+    /// The bits of `Σ c·atom` at width `w` (atoms in canonical order; cached).
+    fn linear_sum(&mut self, atoms: &[(Expr, u128)], w: u32) -> Result<Bits, Unsupported> {
+        let key = (w, atoms.to_vec());
+        if let Some(b) = self.linear_sums.get(&key) {
+            return Ok(b.clone());
+        }
+        let mut sum: Option<Bits> = None;
+        for (atom, c) in atoms {
+            let raw = self.bits(atom)?;
+            let x = self.resize(&raw, &atom.ty, w);
+            let negative = is_negative(*c, w);
+            let magnitude = if negative { negated(*c, w) } else { *c };
+            let term = if magnitude == 1 { x } else { self.circuit.mul(&x, &Circuit::constant(magnitude, w)) };
+            sum = Some(match (sum, negative) {
+                (None, false) => term,
+                (None, true) => self.circuit.neg(&term),
+                (Some(s), false) => self.circuit.add(&s, &term),
+                (Some(s), true) => self.circuit.sub(&s, &term),
+            });
+        }
+        let bits = sum.unwrap_or_else(|| Circuit::constant(0, w));
+        self.linear_sums.insert(key, bits.clone());
+        Ok(bits)
+    }
+
+    /// `a == b` for integer terms of one type, as `Σ c·atom == k` with every term moved to
+    /// the left (exact modulo `2^w`) and the sign normalised, so that `n + k == i + j` and
+    /// `n + k == i + 1 + j` compare one shared sum with 0 and 1. `None`: not such terms.
+    fn linear_equality(&mut self, a: &Expr, b: &Expr) -> Result<Option<Lit>, Unsupported> {
+        if a.ty != b.ty || !matches!(a.ty, Type::Int { .. }) || !(is_linear_arithmetic(a) || is_linear_arithmetic(b)) {
+            return Ok(None);
+        }
+        let w = self.width(&a.ty)?;
+        let mut linear = Linear::default();
+        linearize(a, &a.ty, w, 1, &mut linear);
+        linearize(b, &a.ty, w, width_mask(w), &mut linear);
+        let mut atoms: Vec<(Expr, u128)> = linear.atoms.into_iter().collect();
+        // Σ + constant == 0  ⇔  Σ == -constant
+        let mut target = negated(linear.constant, w);
+        if atoms.first().is_some_and(|(_, c)| is_negative(*c, w)) {
+            for (_, c) in atoms.iter_mut() {
+                *c = negated(*c, w);
+            }
+            target = negated(target, w);
+        }
+        let lit = match atoms.as_slice() {
+            [] => Lit::from_bool(target == 0),
+            // x == k and x == y keep their direct encodings
+            [(x, 1)] => {
+                let raw = self.bits(x)?;
+                let xb = self.resize(&raw, &x.ty, w);
+                self.circuit.eq(&xb, &Circuit::constant(target, w))
+            }
+            [(x, 1), (y, c)] if target == 0 && *c == width_mask(w) => {
+                let (rx, ry) = (self.bits(x)?, self.bits(y)?);
+                let (xb, yb) = (self.resize(&rx, &x.ty, w), self.resize(&ry, &y.ty, w));
+                self.circuit.eq(&xb, &yb)
+            }
+            _ => {
+                let sum = self.linear_sum(&atoms, w)?;
+                self.circuit.eq(&sum, &Circuit::constant(target, w))
+            }
+        };
+        Ok(Some(lit))
+    }
+
     /// Quotient and remainder of `x / 2^k` (C truncation toward zero when signed).
     fn divide_by_power_of_two(&mut self, x: &[Lit], k: u32, signed: bool) -> (Bits, Bits) {
         let w = x.len();
@@ -483,6 +645,11 @@ impl Encoder {
                 Or => self.circuit.or(x, y),
                 _ => self.circuit.implies(x, y),
             }]);
+        }
+        if matches!(op, Eq | Ne) {
+            if let Some(eq) = self.linear_equality(a, b)? {
+                return Ok(vec![if op == Eq { eq } else { !eq }]);
+            }
         }
         let xa = self.bits(a)?;
         let xb = self.bits(b)?;
