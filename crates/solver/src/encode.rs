@@ -90,6 +90,42 @@ pub struct Encoder {
     /// Sums `Σ c·atom` (no constant) by width and canonical atom list: `(i + 1) + j`,
     /// `i + (j + 1)` and `n + k == i + j + 1` share one adder chain.
     linear_sums: HashMap<(u32, Vec<(Expr, u128)>), Bits>,
+    /// Integer comparisons between terms, per signedness and width, with the order axioms.
+    orders: HashMap<(bool, u32), OrderGraph>,
+}
+
+/// The terms compared so far in one order (signed or unsigned, one width): for each compared
+/// pair its three literals `p < q`, `q < p`, `p == q`. Each pair gets the axioms of a total
+/// order (exactly one of the three holds), and each triangle of compared pairs the
+/// transitivity clauses — tautologies of bit-vector arithmetic that spare the SAT solver
+/// re-deriving `k >= j && j >= 2*i ==> k >= 2*i` from the comparator circuits, which can take
+/// it millions of conflicts.
+#[derive(Default)]
+struct OrderGraph {
+    nodes: HashMap<Bits, usize>,
+    /// (smaller id, larger id) → (lt(small, large), lt(large, small), eq)
+    pairs: HashMap<(usize, usize), (Lit, Lit, Lit)>,
+    neighbours: Vec<std::collections::BTreeSet<usize>>,
+}
+
+impl OrderGraph {
+    fn node(&mut self, bits: &Bits) -> usize {
+        if let Some(&n) = self.nodes.get(bits) {
+            return n;
+        }
+        let n = self.neighbours.len();
+        self.nodes.insert(bits.clone(), n);
+        self.neighbours.push(Default::default());
+        n
+    }
+    /// `(p < q, p == q)`.
+    fn relation(&self, p: usize, q: usize) -> Option<(Lit, Lit)> {
+        if p < q {
+            self.pairs.get(&(p, q)).map(|&(lt, _, eq)| (lt, eq))
+        } else {
+            self.pairs.get(&(q, p)).map(|&(_, gt, eq)| (gt, eq))
+        }
+    }
 }
 
 /// A linear combination `Σ c·atom + constant` modulo `2^w`; the atoms are sorted.
@@ -186,6 +222,7 @@ impl Encoder {
             apps: HashMap::new(),
             encoded_terms: 0,
             linear_sums: HashMap::new(),
+            orders: HashMap::new(),
         }
     }
 
@@ -597,12 +634,12 @@ impl Encoder {
             [(x, 1)] => {
                 let raw = self.bits(x)?;
                 let xb = self.resize(&raw, &x.ty, w);
-                self.circuit.eq(&xb, &Circuit::constant(target, w))
+                self.compare(a.ty.is_signed(), &xb, &Circuit::constant(target, w)).2
             }
             [(x, 1), (y, c)] if target == 0 && *c == width_mask(w) => {
                 let (rx, ry) = (self.bits(x)?, self.bits(y)?);
                 let (xb, yb) = (self.resize(&rx, &x.ty, w), self.resize(&ry, &y.ty, w));
-                self.circuit.eq(&xb, &yb)
+                self.compare(a.ty.is_signed(), &xb, &yb).2
             }
             _ => {
                 let sum = self.linear_sum(&atoms, w)?;
@@ -610,6 +647,51 @@ impl Encoder {
             }
         };
         Ok(Some(lit))
+    }
+
+    /// The literals `x < y`, `y < x` and `x == y` of one order, registered with their axioms
+    /// and the transitivity clauses of every triangle they close.
+    fn compare(&mut self, signed: bool, x: &Bits, y: &Bits) -> (Lit, Lit, Lit) {
+        if x == y {
+            return (Lit::FALSE, Lit::FALSE, Lit::TRUE);
+        }
+        let graph = self.orders.entry((signed, x.len() as u32)).or_default();
+        let (a, b) = (graph.node(x), graph.node(y));
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        if let Some(&(lt, gt, eq)) = graph.pairs.get(&(lo, hi)) {
+            return if a < b { (lt, gt, eq) } else { (gt, lt, eq) };
+        }
+        let common: Vec<usize> = graph.neighbours[a].intersection(&graph.neighbours[b]).copied().collect();
+        let lt = |c: &mut Circuit, p: &[Lit], q: &[Lit]| if signed { c.slt(p, q) } else { c.ult(p, q) };
+        let x_lt_y = lt(&mut self.circuit, x, y);
+        let y_lt_x = lt(&mut self.circuit, y, x);
+        let eq = self.circuit.eq(x, y);
+        // exactly one of the three
+        self.circuit.clause(&[x_lt_y, y_lt_x, eq]);
+        self.circuit.clause(&[!x_lt_y, !y_lt_x]);
+        self.circuit.clause(&[!x_lt_y, !eq]);
+        self.circuit.clause(&[!y_lt_x, !eq]);
+        let graph = self.orders.get_mut(&(signed, x.len() as u32)).expect("registered above");
+        let entry = if a < b { (x_lt_y, y_lt_x, eq) } else { (y_lt_x, x_lt_y, eq) };
+        graph.pairs.insert((lo, hi), entry);
+        graph.neighbours[a].insert(b);
+        graph.neighbours[b].insert(a);
+        let mut clauses: Vec<[Lit; 3]> = Vec::new();
+        for c in common {
+            for (p, q, r) in [(a, b, c), (a, c, b), (b, a, c), (b, c, a), (c, a, b), (c, b, a)] {
+                let (Some((pq_lt, pq_eq)), Some((qr_lt, qr_eq)), Some((pr_lt, pr_eq))) = (graph.relation(p, q), graph.relation(q, r), graph.relation(p, r)) else {
+                    continue;
+                };
+                clauses.push([!pq_lt, !qr_lt, pr_lt]);
+                clauses.push([!pq_lt, !qr_eq, pr_lt]);
+                clauses.push([!pq_eq, !qr_lt, pr_lt]);
+                clauses.push([!pq_eq, !qr_eq, pr_eq]);
+            }
+        }
+        for c in clauses {
+            self.circuit.clause(&c);
+        }
+        (x_lt_y, y_lt_x, eq)
     }
 
     /// Quotient and remainder of `x / 2^k` (C truncation toward zero when signed).
@@ -658,6 +740,17 @@ impl Encoder {
             let x = self.resize(&xa, &a.ty, w);
             let y = self.resize(&xb, &b.ty, w);
             let signed = comparison_is_signed(a, b);
+            if matches!(a.ty, Type::Int { .. }) && matches!(b.ty, Type::Int { .. }) {
+                let (lt, gt, eq) = self.compare(signed, &x, &y);
+                return Ok(vec![match op {
+                    Eq => eq,
+                    Ne => !eq,
+                    Lt => lt,
+                    Gt => gt,
+                    Le => !gt,
+                    _ => !lt,
+                }]);
+            }
             let lt = |c: &mut Circuit, p: &[Lit], q: &[Lit]| if signed { c.slt(p, q) } else { c.ult(p, q) };
             let r = match op {
                 Eq => self.circuit.eq(&x, &y),
