@@ -60,9 +60,9 @@ pub enum InputDistribution {
     Small,
     /// Every magnitude alike: ±(2^k + d) for k in 0..34, d in -2..2 — reaches bugs behind
     /// loops that must run thousands of times (with a larger step limit). Run `r` draws most
-    /// inputs with k = r mod 34 (positive in the first 34 runs), so the magnitudes are swept in ascending order: the cheap runs
-    /// (short loops) come first and a bug behind 2^16 iterations is reached within the first
-    /// 20 runs, whatever the machine's speed.
+    /// inputs with k = r mod 34 (positive in the first 34 runs), so the magnitudes are swept
+    /// in ascending order: the cheap runs (short loops) come first and a bug behind 2^16
+    /// iterations is reached within the first 20 runs, whatever the machine's speed.
     Magnitudes,
 }
 

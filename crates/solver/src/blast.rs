@@ -273,6 +273,15 @@ impl Circuit {
         !self.carry_out(a, &nb, Lit::TRUE)
     }
 
+    /// `a < b`, signed or unsigned.
+    pub fn lt(&mut self, signed: bool, a: &[Lit], b: &[Lit]) -> Lit {
+        if signed {
+            self.slt(a, b)
+        } else {
+            self.ult(a, b)
+        }
+    }
+
     /// `a <s b`.
     pub fn slt(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
         let n = a.len();

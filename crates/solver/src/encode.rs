@@ -135,17 +135,9 @@ struct Linear {
     constant: u128,
 }
 
-fn width_mask(w: u32) -> u128 {
-    if w >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << w) - 1
-    }
-}
-
 /// `-c mod 2^w`.
 fn negated(c: u128, w: u32) -> u128 {
-    0u128.wrapping_sub(c) & width_mask(w)
+    0u128.wrapping_sub(c) & crate::blast_mask(w)
 }
 
 /// Whether `c` reads as negative at width `w` (its top bit is set).
@@ -157,7 +149,7 @@ fn is_negative(c: u128, w: u32) -> bool {
 /// multiplication by a constant as long as the node has type `ty` (so its arithmetic is
 /// exactly modulo `2^w`); anything else is an atom.
 fn linearize(e: &Expr, ty: &Type, w: u32, coefficient: u128, linear: &mut Linear) {
-    let mask = width_mask(w);
+    let mask = crate::blast_mask(w);
     if coefficient & mask == 0 {
         return;
     }
@@ -618,7 +610,7 @@ impl Encoder {
         let w = self.width(&a.ty)?;
         let mut linear = Linear::default();
         linearize(a, &a.ty, w, 1, &mut linear);
-        linearize(b, &a.ty, w, width_mask(w), &mut linear);
+        linearize(b, &a.ty, w, crate::blast_mask(w), &mut linear);
         let mut atoms: Vec<(Expr, u128)> = linear.atoms.into_iter().collect();
         // Σ + constant == 0  ⇔  Σ == -constant
         let mut target = negated(linear.constant, w);
@@ -636,7 +628,7 @@ impl Encoder {
                 let xb = self.resize(&raw, &x.ty, w);
                 self.compare(a.ty.is_signed(), &xb, &Circuit::constant(target, w)).2
             }
-            [(x, 1), (y, c)] if target == 0 && *c == width_mask(w) => {
+            [(x, 1), (y, c)] if target == 0 && *c == crate::blast_mask(w) => {
                 let (rx, ry) = (self.bits(x)?, self.bits(y)?);
                 let (xb, yb) = (self.resize(&rx, &x.ty, w), self.resize(&ry, &y.ty, w));
                 self.compare(a.ty.is_signed(), &xb, &yb).2
@@ -662,9 +654,8 @@ impl Encoder {
             return if a < b { (lt, gt, eq) } else { (gt, lt, eq) };
         }
         let common: Vec<usize> = graph.neighbours[a].intersection(&graph.neighbours[b]).copied().collect();
-        let lt = |c: &mut Circuit, p: &[Lit], q: &[Lit]| if signed { c.slt(p, q) } else { c.ult(p, q) };
-        let x_lt_y = lt(&mut self.circuit, x, y);
-        let y_lt_x = lt(&mut self.circuit, y, x);
+        let x_lt_y = self.circuit.lt(signed, x, y);
+        let y_lt_x = self.circuit.lt(signed, y, x);
         let eq = self.circuit.eq(x, y);
         // exactly one of the three
         self.circuit.clause(&[x_lt_y, y_lt_x, eq]);
@@ -751,14 +742,13 @@ impl Encoder {
                     _ => !lt,
                 }]);
             }
-            let lt = |c: &mut Circuit, p: &[Lit], q: &[Lit]| if signed { c.slt(p, q) } else { c.ult(p, q) };
             let r = match op {
                 Eq => self.circuit.eq(&x, &y),
                 Ne => !self.circuit.eq(&x, &y),
-                Lt => lt(&mut self.circuit, &x, &y),
-                Gt => lt(&mut self.circuit, &y, &x),
-                Le => !lt(&mut self.circuit, &y, &x),
-                _ => !lt(&mut self.circuit, &x, &y),
+                Lt => self.circuit.lt(signed, &x, &y),
+                Gt => self.circuit.lt(signed, &y, &x),
+                Le => !self.circuit.lt(signed, &y, &x),
+                _ => !self.circuit.lt(signed, &x, &y),
             };
             return Ok(vec![r]);
         }
