@@ -35,6 +35,7 @@ const KEYWORDS: &[&str] = &[
     "sizeof", "typedef", "static", "extern", "const", "volatile", "inline", "register", "auto", "restrict",
     // boolean programs
     "skip", "assume", "enforce", "decl", "begin", "end", "then", "fi", "od", "choose", "schoose",
+    "constrain", "dead",
 ];
 const TYPES: &[&str] = &[
     "int", "char", "short", "long", "unsigned", "signed", "void", "struct", "union", "enum", "float", "double",

@@ -17,6 +17,11 @@ pub use parse::{parse, parse_syntax};
 pub use print::{print_bebop, print_c_like, print_expr_bebop, print_expr_c_like, LineInfo, Printed};
 pub use validate::validate;
 
+/// Labels whose reachability is an error in a hand-written boolean program, like a failing
+/// `assert` (BOOP §3: the property holds only if `ERROR` is unreachable; SLAM's boolean
+/// programs use `SLIC_ERROR`).
+pub const ERROR_LABELS: &[&str] = &["ERROR", "SLIC_ERROR"];
+
 /// A whole boolean program: global variables, then procedures.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Program {
@@ -198,6 +203,39 @@ impl Expr {
             }
         });
         out
+    }
+    /// The expression with every variable `v` for which `f(v)` is `Some(w)` replaced by `w`.
+    pub fn rename_variables(&self, f: &impl Fn(&str) -> Option<String>) -> Expr {
+        let two = |a: &Expr, b: &Expr| (Box::new(a.rename_variables(f)), Box::new(b.rename_variables(f)));
+        match self {
+            Expr::Const(_) | Expr::Nondet => self.clone(),
+            Expr::Var(name) => Expr::Var(f(name).unwrap_or_else(|| name.clone())),
+            Expr::Not(a) => Expr::Not(Box::new(a.rename_variables(f))),
+            Expr::And(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::And(a, b)
+            }
+            Expr::Or(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::Or(a, b)
+            }
+            Expr::Xor(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::Xor(a, b)
+            }
+            Expr::Eq(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::Eq(a, b)
+            }
+            Expr::Implies(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::Implies(a, b)
+            }
+            Expr::Choose(a, b) => {
+                let (a, b) = two(a, b);
+                Expr::Choose(a, b)
+            }
+        }
     }
     fn visit_variables<'a>(&'a self, f: &mut impl FnMut(&'a str)) {
         match self {

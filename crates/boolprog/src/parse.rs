@@ -6,7 +6,7 @@ use crate::{Expr, Procedure, Program, Stmt, StmtKind, VarDecl};
 
 const KEYWORDS: &[&str] = &[
     "decl", "bool", "void", "begin", "end", "if", "then", "else", "elsif", "fi", "while", "do", "od", "skip", "goto",
-    "return", "assume", "assert", "call", "enforce", "choose", "schoose", "unknown", "true", "false",
+    "return", "assume", "assert", "call", "enforce", "choose", "schoose", "unknown", "true", "false", "T", "F",
 ];
 
 /// True for the reserved words of either syntax.
@@ -30,7 +30,7 @@ struct Token {
 
 const PUNCTS: &[&str] = &[
     ":=", "==", "!=", "=>", "&&", "||", "(", ")", "{", "}", "[", "]", ",", ";", ":", "=", "!", "~", "&", "|", "^", "<",
-    ">", "*",
+    ">", "*", "?",
 ];
 
 fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
@@ -60,6 +60,14 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             continue;
         }
         let start = i;
+        // `'x` / `'{p}`: the value of `x` after an assignment, inside a `constrain` clause.
+        let primed = c == b'\''
+            && i + 1 < bytes.len()
+            && (bytes[i + 1].is_ascii_alphabetic() || bytes[i + 1] == b'_' || bytes[i + 1] == b'{');
+        if primed {
+            i += 1;
+        }
+        let c = bytes[i];
         if c == b'{' {
             // `{text}` is a predicate identifier when the text up to the next `}` is non-empty
             // and has no `;`, `{`, newline or comment; otherwise `{` opens a block.
@@ -71,10 +79,14 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                     && !inner.contains("/*")
                 {
                     let end = i + 1 + close + 1;
-                    out.push(Token { tok: Tok::Ident(text[i..end].to_string()), span: Span::new(i as u32, end as u32) });
+                    out.push(Token { tok: Tok::Ident(text[start..end].to_string()), span: Span::new(start as u32, end as u32) });
                     i = end;
                     continue;
                 }
+            }
+            if primed {
+                // `'` before a `{` that does not form a predicate name: report the quote.
+                i = start;
             }
         }
         if c.is_ascii_alphabetic() || c == b'_' {
@@ -112,6 +124,14 @@ struct Parser {
     pos: usize,
     diags: Vec<Diagnostic>,
     depth: u32,
+    /// Inside a `constrain` clause, where primed names (`'x`) are allowed.
+    in_constrain: bool,
+    /// Statements that follow the one just parsed (the desugaring of `constrain`).
+    pending: Vec<StmtKind>,
+    /// Locals introduced by desugaring in the procedure being parsed.
+    extra_locals: Vec<String>,
+    /// Counter for fresh names.
+    fresh: u32,
 }
 
 const MAX_DEPTH: u32 = 256;
@@ -130,7 +150,7 @@ pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
 pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let toks = lex(text, &mut diags);
-    let mut p = Parser { toks, pos: 0, diags, depth: 0 };
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0 };
     let program = p.program();
     (program, p.diags)
 }
@@ -352,7 +372,9 @@ impl Parser {
                 break;
             }
         }
+        self.extra_locals.clear();
         proc.body = self.sequence(&[closer]);
+        proc.locals.append(&mut self.extra_locals);
         if closer == "end" {
             self.expect_word("end")?;
         } else {
@@ -410,12 +432,17 @@ impl Parser {
     fn statement(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         let start = self.span();
         let mut label = None;
-        if let (Tok::Ident(w), Tok::Punct(":")) = (self.peek().clone(), self.peek_at(1).clone()) {
-            if !is_keyword(&w) {
-                self.bump();
-                self.bump();
-                label = Some(w);
+        // `L1: L2: s` (several labels on one statement) becomes `L1: skip; L2: s`.
+        while let (Tok::Ident(w), Tok::Punct(":")) = (self.peek().clone(), self.peek_at(1).clone()) {
+            if is_keyword(&w) {
+                break;
             }
+            if let Some(previous) = label.take() {
+                out.push(Stmt { kind: StmtKind::Skip, label: Some(previous), origin: None, span: self.prev_span() });
+            }
+            self.bump();
+            self.bump();
+            label = Some(w);
         }
         if self.eat_punct(";") {
             if label.is_some() {
@@ -440,8 +467,11 @@ impl Parser {
             out.extend(inner);
             return Ok(());
         }
+        self.pending.clear();
         let kind = self.statement_kind()?;
-        out.push(Stmt { kind, label, origin: None, span: start.cover(self.prev_span()) });
+        let span = start.cover(self.prev_span());
+        out.push(Stmt { kind, label, origin: None, span });
+        out.extend(self.pending.drain(..).map(|kind| Stmt { kind, label: None, origin: None, span }));
         Ok(())
     }
 
@@ -504,6 +534,14 @@ impl Parser {
                 self.error_expected("a statement");
                 Err(())
             }
+            "dead" if matches!(self.peek_at(1), Tok::Ident(_)) => {
+                // `dead a, b;`: the values are no longer needed; modelled as forgetting them.
+                self.bump();
+                let lhs: Vec<String> = self.names()?.into_iter().map(|(n, _)| n).collect();
+                self.expect_punct(";")?;
+                let rhs = vec![Expr::Nondet; lhs.len()];
+                Ok(StmtKind::Assign { lhs, rhs })
+            }
             _ => {
                 if matches!(self.peek_at(1), Tok::Punct("(")) {
                     let (callee, _) = self.name()?;
@@ -525,10 +563,54 @@ impl Parser {
                     }
                 }
                 let rhs = self.exprs()?;
+                if self.eat_word("constrain") {
+                    self.in_constrain = true;
+                    let constraint = self.expr();
+                    self.in_constrain = false;
+                    let constraint = constraint?;
+                    self.expect_punct(";")?;
+                    return Ok(self.desugar_constrain(lhs, rhs, constraint));
+                }
                 self.expect_punct(";")?;
                 Ok(StmtKind::Assign { lhs, rhs })
             }
         }
+    }
+
+    /// `lhs := rhs constrain c;` where `'x` in `c` is the new value of `x`. When `c` reads no
+    /// assigned variable's old value this is `lhs := rhs; assume(c')` (primes dropped); otherwise
+    /// the new values go through fresh locals: `t := rhs; assume(c'); lhs := t; t := *`. The first
+    /// statement is returned, the others are queued in `self.pending`.
+    fn desugar_constrain(&mut self, lhs: Vec<String>, rhs: Vec<Expr>, constraint: Expr) -> StmtKind {
+        let reads_old = constraint.variables().iter().any(|v| lhs.iter().any(|l| l == v));
+        if !reads_old {
+            let assume = constraint.rename_variables(&|v: &str| v.strip_prefix('\'').map(str::to_string));
+            self.pending.push(StmtKind::Assume(assume));
+            return StmtKind::Assign { lhs, rhs };
+        }
+        let temps: Vec<String> = lhs
+            .iter()
+            .map(|_| loop {
+                self.fresh += 1;
+                let name = format!("constrain_t{}", self.fresh);
+                if !self.toks.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if *w == name)) {
+                    break name;
+                }
+            })
+            .collect();
+        self.extra_locals.extend(temps.iter().cloned());
+        let assume = constraint.rename_variables(&|v: &str| {
+            let base = v.strip_prefix('\'')?;
+            Some(match lhs.iter().position(|l| l == base) {
+                Some(i) => temps[i].clone(),
+                None => base.to_string(),
+            })
+        });
+        self.pending.push(StmtKind::Assume(assume));
+        self.pending.push(StmtKind::Assign { lhs, rhs: temps.iter().map(|t| Expr::Var(t.clone())).collect() });
+        // The temporaries are dead from here on: forgetting them keeps the BDDs small.
+        self.pending.push(StmtKind::Assign { lhs: temps.clone(), rhs: vec![Expr::Nondet; temps.len()] });
+        StmtKind::Assign { lhs: temps, rhs }
     }
 
     /// After `if`: condition, then Bebop `then ... [elsif/else ...] fi` or C blocks.
@@ -669,7 +751,7 @@ impl Parser {
                 self.expect_punct(")")?;
                 Ok(e)
             }
-            Tok::Punct("*") => {
+            Tok::Punct("*") | Tok::Punct("?") => {
                 self.bump();
                 Ok(Expr::Nondet)
             }
@@ -685,13 +767,21 @@ impl Parser {
                 }
             }
             Tok::Ident(w) => match w.as_str() {
-                "true" => {
+                "true" | "T" => {
                     self.bump();
                     Ok(Expr::Const(true))
                 }
-                "false" => {
+                "false" | "F" => {
                     self.bump();
                     Ok(Expr::Const(false))
+                }
+                _ if w.starts_with('\'') && !self.in_constrain => {
+                    self.bump();
+                    self.diags.push(
+                        Diagnostic::error(self.prev_span(), format!("primed variable `{w}` outside a `constrain` clause"))
+                            .with_help("`'x` means the new value of `x` in `x := e constrain (...)`"),
+                    );
+                    Err(())
                 }
                 "unknown" => {
                     self.bump();

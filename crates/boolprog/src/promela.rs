@@ -16,7 +16,8 @@ use diagnostics::{Diagnostic, Span};
 
 use crate::{Expr, Procedure, Program, Stmt, StmtKind};
 
-/// Promela for one program: failing asserts are Promela `assert`s.
+/// Promela for one program: failing asserts are Promela `assert`s, and so is reaching one of
+/// the [`crate::ERROR_LABELS`].
 pub fn export(program: &Program) -> Result<String, Diagnostic> {
     let mut e = Emitter::new(None);
     e.out.push_str("    goto P0;\n");
@@ -220,6 +221,22 @@ impl Emitter {
         temps
     }
 
+    /// An assertion that fails when `f` holds (`t`: when it can pass).
+    fn fail_when(&mut self, indent: usize, t: &str, f: &str) {
+        match self.marker {
+            None => self.line(indent, &format!("assert(!({f}));")),
+            Some(k) => {
+                self.marker_count += 1;
+                self.line(indent, "if");
+                self.line(indent, &format!(":: ({f}) ->"));
+                self.line(indent + 1, &format!("err = {k};"));
+                self.line(indent + 1, "goto END");
+                self.line(indent, &format!(":: ({t}) -> skip"));
+                self.line(indent, "fi;");
+            }
+        }
+    }
+
     fn block(
         &mut self,
         program: &Program,
@@ -236,6 +253,9 @@ impl Emitter {
             if let Some(l) = &stmt.label {
                 let name = frame.labels[l].clone();
                 self.line(indent, &format!("{name}: skip;"));
+                if crate::ERROR_LABELS.contains(&l.as_str()) {
+                    self.fail_when(indent, "false", "true");
+                }
             }
             self.stmt(program, frame, stmt, globals, next_var, indent)?;
             if self.out.len() > MAX_OUTPUT {
@@ -272,18 +292,7 @@ impl Emitter {
             }
             StmtKind::Assert(e) => {
                 let (t, f) = possible(e, &frame.vars);
-                match self.marker {
-                    None => self.line(indent, &format!("assert(!({f}));")),
-                    Some(k) => {
-                        self.marker_count += 1;
-                        self.line(indent, "if");
-                        self.line(indent, &format!(":: ({f}) ->"));
-                        self.line(indent + 1, &format!("err = {k};"));
-                        self.line(indent + 1, "goto END");
-                        self.line(indent, &format!(":: ({t}) -> skip"));
-                        self.line(indent, "fi;");
-                    }
-                }
+                self.fail_when(indent, &t, &f);
             }
             StmtKind::Goto(targets) => {
                 // A real statement before the jump: pan rejects one-state loops like `L: skip; goto L`.

@@ -143,6 +143,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
     }
     let config = model_check::Config {
         time_budget_ms: Some(request.options.timeout_ms),
+        error_labels: boolprog::ERROR_LABELS.iter().map(|l| l.to_string()).collect(),
         ..model_check::Config::default()
     };
     let result = model_check::check_with_cancel(&program, &config, cancel);
@@ -157,7 +158,17 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
     };
     let (verdict, reason) = match &result.verdict {
         model_check::Verdict::Safe => (Verdict::Safe, String::new()),
-        model_check::Verdict::ErrorReachable => (Verdict::Unsafe, "an assertion can fail".to_string()),
+        model_check::Verdict::ErrorReachable => {
+            let last = result.trace.as_ref().and_then(|t| t.steps.last());
+            let label = last.filter(|s| s.kind == model_check::StepKind::ErrorLabel).and_then(|s| {
+                let proc = program.procs.get(s.proc.0 as usize)?;
+                boolprog::statements_in_order(&proc.body).get(s.stmt?.0 as usize)?.label.clone()
+            });
+            match label {
+                Some(l) => (Verdict::Unsafe, format!("the error label `{l}` is reachable")),
+                None => (Verdict::Unsafe, "an assertion can fail".to_string()),
+            }
+        }
         model_check::Verdict::Unknown(why) => (Verdict::Unknown, why.clone()),
     };
     if let Some(trace) = &result.trace {

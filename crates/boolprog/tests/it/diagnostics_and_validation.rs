@@ -86,6 +86,60 @@ end
 }
 
 #[test]
+fn bebop_constants_labels_dead_and_constrain_desugar() {
+    let text = "\
+void main()
+begin
+  decl a, b, constrain_t1;
+  a := T;
+  b := F;
+  L1: L2: a := ?;
+  dead a, b;
+  a, b := *, * constrain !('a & 'b);
+  a := * constrain ('a != a);
+  goto L1, L2;
+end
+";
+    let (program, diags) = parse(text);
+    assert!(diags.is_empty(), "{diags:?}");
+    let main = &program.procs[0];
+    let printed = print_bebop(&program).text;
+    let shown: Vec<&str> = printed
+        .lines()
+        .map(str::trim)
+        .filter(|l| !(l.is_empty() || l.starts_with("void") || l.starts_with("decl") || *l == "begin" || *l == "end"))
+        .collect();
+    assert_eq!(
+        shown,
+        vec![
+            "a := 1;",
+            "b := 0;",
+            "L1: skip;",
+            "L2: a := *;",
+            "a, b := *, *;",
+            "a, b := *, *;",
+            "assume(!(a & b));",
+            // the clause reads the old `a`: the new value goes through a fresh local
+            "constrain_t2 := *;",
+            "assume(constrain_t2 != a);",
+            "a := constrain_t2;",
+            "constrain_t2 := *;",
+            "goto L1, L2;",
+        ]
+    );
+    assert_eq!(main.locals, vec!["a", "b", "constrain_t1", "constrain_t2"]);
+}
+
+#[test]
+fn primed_names_and_reserved_constants_are_reported() {
+    let text = "void main()\nbegin\n  decl a;\n  a := 'a;\n  a := * constrain ' a;\nend\ndecl T;\n";
+    let m = messages(text);
+    assert!(m.iter().any(|x| x == "4:8: primed variable `'a` outside a `constrain` clause"), "{m:#?}");
+    assert!(m.iter().any(|x| x == "5:20: unexpected character `'`"), "{m:#?}");
+    assert!(m.iter().any(|x| x == "7:6: expected a name, found `T`"), "{m:#?}");
+}
+
+#[test]
 fn origins_are_reported_per_printed_line() {
     let mut proc = Procedure::new("main");
     proc.body = vec![

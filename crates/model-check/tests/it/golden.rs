@@ -8,6 +8,10 @@ fn dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/boolprog")
 }
 
+fn error_labels() -> Vec<String> {
+    boolprog::ERROR_LABELS.iter().map(|l| l.to_string()).collect()
+}
+
 fn run_file(name: &str) {
     let path = dir().join(format!("{name}.bp"));
     let text = std::fs::read_to_string(&path).unwrap();
@@ -20,7 +24,8 @@ fn run_file(name: &str) {
     } else {
         panic!("{name}: first line must be `// expect: SAFE` or `// expect: UNSAFE`")
     };
-    let outcome = check(&program, &Config::default());
+    let config = Config { error_labels: error_labels(), ..Config::default() };
+    let outcome = check(&program, &config);
     let mut golden = String::new();
     match &outcome.verdict {
         Verdict::Safe => {
@@ -35,7 +40,7 @@ fn run_file(name: &str) {
         Verdict::ErrorReachable => {
             assert!(!expect_safe, "{name}: expected SAFE, got UNSAFE");
             let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("{name}: no trace"));
-            if let Err(e) = explicit::replay(&program, trace) {
+            if let Err(e) = explicit::replay_with_error_labels(&program, trace, &error_labels()) {
                 panic!("{name}: trace does not replay: {e}\n{}", format_trace(&program, trace));
             }
             golden.push_str("VERDICT: UNSAFE\n");
@@ -44,7 +49,7 @@ fn run_file(name: &str) {
         Verdict::Unknown(reason) => panic!("{name}: UNKNOWN ({reason})"),
     }
     // The explicit search agrees (it may give up on deep recursion).
-    match explicit::search(&program, 200_000, 12) {
+    match explicit::search_with_error_labels(&program, 200_000, 12, &error_labels()) {
         explicit::SearchResult::ErrorReachable => assert!(!expect_safe, "{name}: explicit search finds an error"),
         explicit::SearchResult::Safe => assert!(expect_safe, "{name}: explicit search finds no error"),
         explicit::SearchResult::Unknown => {}
@@ -77,6 +82,8 @@ golden_tests!(
     goto_into_loop_unsafe,
     independent_pairs_safe,
     stale_after_call_unsafe,
+    bebop_constrain_safe,
+    bebop_constrain_unsafe,
 );
 
 #[test]

@@ -93,8 +93,14 @@ fn recursion_free_random_programs_agree_with_spin() {
 #[test]
 fn single_program_export_runs_in_spin() {
     require_spin();
-    // the second: `enforce` is not assumed at a call's return point, in SPIN too
-    for name in ["enforce_unsafe", "stale_after_call_unsafe"] {
+    // the second: `enforce` is not assumed at a call's return point, in SPIN too;
+    // the last two: reaching `SLIC_ERROR` is an assertion failure in the export
+    for (name, unsafe_) in [
+        ("enforce_unsafe", true),
+        ("stale_after_call_unsafe", true),
+        ("bebop_constrain_unsafe", true),
+        ("bebop_constrain_safe", false),
+    ] {
         let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("../../tests/boolprog/{name}.bp"));
         let text = std::fs::read_to_string(path).unwrap();
         let (program, _) = boolprog::parse(&text);
@@ -105,7 +111,8 @@ fn single_program_export_runs_in_spin() {
         assert!(Command::new("gcc").args(["-O0", "-DSAFETY", "-o", "pan", "pan.c"]).current_dir(&dir).status().unwrap().success());
         let pan = Command::new("./pan").args(["-E"]).current_dir(&dir).output().unwrap();
         let out = String::from_utf8_lossy(&pan.stdout);
-        assert!(out.contains("assertion violated"), "{name}: {out}");
+        assert_eq!(out.contains("assertion violated"), unsafe_, "{name}: {out}");
+        assert!(out.contains("errors: 0") != unsafe_, "{name}: {out}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

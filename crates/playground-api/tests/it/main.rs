@@ -118,6 +118,17 @@ fn syntax_errors_come_back_with_line_and_column() {
 }
 
 #[test]
+fn boolean_programs_name_the_reached_error_label() {
+    let source = "void main()\nbegin\n  decl a;\n  a := * constrain !'a;\n  if (a) then ERROR: skip; fi\n  if (!a) then SLIC_ERROR: skip; fi\nend\n";
+    let outcome = run(&request(Mode::BooleanProgram, source, ""), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.diagnostics);
+    assert_eq!(outcome.reason, "the error label `SLIC_ERROR` is reachable");
+    let safe = source.replace("SLIC_ERROR: ", "");
+    let outcome = run(&request(Mode::BooleanProgram, &safe, ""), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.diagnostics);
+}
+
+#[test]
 fn broken_predicates_are_diagnosed() {
     let outcome = run(&request(Mode::Abstract, examples::PARTITION, "partition { curr == }"), &mut |_| {}, &|| false);
     assert_eq!(outcome.verdict, Verdict::Unknown);
