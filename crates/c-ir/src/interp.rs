@@ -26,11 +26,13 @@ pub struct Limits {
     pub max_call_depth: u32,
     /// Total bytes the program may allocate with `malloc`.
     pub max_heap_bytes: u64,
+    /// Record every executed statement in [`RunResult::path`] (off for long runs).
+    pub record_path: bool,
 }
 
 impl Limits {
     pub fn new(max_steps: u64) -> Limits {
-        Limits { max_steps, max_call_depth: 10_000, max_heap_bytes: 1 << 28 }
+        Limits { max_steps, max_call_depth: 10_000, max_heap_bytes: 1 << 28, record_path: true }
     }
 }
 
@@ -59,10 +61,16 @@ pub enum Outcome {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunResult {
     pub outcome: Outcome,
-    /// Every statement executed, in order.
+    /// Every statement executed, in order (empty unless [`Limits::record_path`]).
     pub path: Vec<StmtRef>,
     /// The nondeterministic values consumed, in order.
     pub inputs: Vec<i128>,
+    /// The run made no nondeterministic choice: it consumed no input, read no memory that was
+    /// never written (uninitialised locals, `malloc`ed bytes) and never had two branches open.
+    /// Such a run is the program's only execution (up to where it stopped).
+    pub deterministic: bool,
+    /// Statements executed.
+    pub steps: u64,
 }
 
 /// Runs the program from its entry procedure.
@@ -77,9 +85,31 @@ pub fn run_observed(
     limits: &Limits,
     on_step: &mut dyn FnMut(StmtRef, &State),
 ) -> RunResult {
-    let mut machine = Machine { state: State::new(program), inputs, limits: *limits, path: Vec::new(), consumed: Vec::new(), heap_bytes: 0 };
-    let outcome = machine.execute(on_step);
-    RunResult { outcome, path: machine.path, inputs: machine.consumed }
+    run_with_stop(program, inputs, limits, on_step, &|| false)
+}
+
+/// [`run_observed`] that also ends with [`Outcome::StepLimit`] once `stop` says so (polled
+/// every 65536 statements).
+pub fn run_with_stop(
+    program: &Program,
+    inputs: &mut dyn FnMut(&Type) -> i128,
+    limits: &Limits,
+    on_step: &mut dyn FnMut(StmtRef, &State),
+    stop: &dyn Fn() -> bool,
+) -> RunResult {
+    let mut machine = Machine {
+        state: State::new(program),
+        inputs,
+        limits: *limits,
+        path: Vec::new(),
+        consumed: Vec::new(),
+        heap_bytes: 0,
+        ambiguous_branch: false,
+        steps: 0,
+    };
+    let outcome = machine.execute(on_step, stop);
+    let deterministic = machine.consumed.is_empty() && !machine.ambiguous_branch && !machine.state.undefined_read.get();
+    RunResult { outcome, path: machine.path, inputs: machine.consumed, deterministic, steps: machine.steps }
 }
 
 const BLOCK_SHIFT: u32 = 32;
@@ -87,6 +117,8 @@ const BLOCK_SHIFT: u32 = 32;
 #[derive(Clone, Debug)]
 struct Block {
     bytes: Vec<u8>,
+    /// Which bytes were ever written (globals and string literals start written).
+    defined: Vec<bool>,
     alive: bool,
     heap: bool,
     read_only: bool,
@@ -110,6 +142,8 @@ pub struct State<'p> {
     globals: HashMap<VarId, u32>,
     strings: Vec<u32>,
     frames: Vec<Frame>,
+    /// Some read saw a byte that was never written.
+    undefined_read: std::cell::Cell<bool>,
 }
 
 /// A value moved by assignments and returns: a scalar or the bytes of a struct.
@@ -121,23 +155,32 @@ enum Value {
 
 impl<'p> State<'p> {
     fn new(program: &'p Program) -> State<'p> {
-        let mut state = State { program, blocks: Vec::new(), globals: HashMap::new(), strings: Vec::new(), frames: Vec::new() };
+        let mut state = State {
+            program,
+            blocks: Vec::new(),
+            globals: HashMap::new(),
+            strings: Vec::new(),
+            frames: Vec::new(),
+            undefined_read: std::cell::Cell::new(false),
+        };
         for &g in &program.globals {
             let size = size_of(program, &program.var(g).ty) as usize;
-            let b = state.allocate(size, false);
+            // C zero-initialises globals
+            let b = state.allocate(size, false, true);
             state.globals.insert(g, b);
         }
         for s in &program.strings {
             let mut bytes = s.as_bytes().to_vec();
             bytes.push(0);
-            state.blocks.push(Block { bytes, alive: true, heap: false, read_only: true });
+            let defined = vec![true; bytes.len()];
+            state.blocks.push(Block { bytes, defined, alive: true, heap: false, read_only: true });
             state.strings.push(state.blocks.len() as u32 - 1);
         }
         state
     }
 
-    fn allocate(&mut self, size: usize, heap: bool) -> u32 {
-        self.blocks.push(Block { bytes: vec![0; size], alive: true, heap, read_only: false });
+    fn allocate(&mut self, size: usize, heap: bool, defined: bool) -> u32 {
+        self.blocks.push(Block { bytes: vec![0; size], defined: vec![defined; size], alive: true, heap, read_only: false });
         self.blocks.len() as u32 - 1
     }
 
@@ -201,6 +244,7 @@ impl<'p> State<'p> {
     fn load(&self, address: i128, ty: &Type) -> Result<i128, String> {
         let size = size_of(self.program, ty);
         let (b, off) = self.decode(address, size, "read")?;
+        self.note_read(b, off, size as usize);
         let bytes = &self.blocks[b as usize].bytes[off..off + size as usize];
         let mut raw: u128 = 0;
         for (i, byte) in bytes.iter().enumerate().take(16) {
@@ -216,21 +260,33 @@ impl<'p> State<'p> {
             return Err("write to a string literal".into());
         }
         let v = normalize(value, ty) as u128;
+        let block = &mut self.blocks[b as usize];
         for i in 0..size as usize {
-            self.blocks[b as usize].bytes[off + i] = (v >> (8 * i.min(15))) as u8;
+            block.bytes[off + i] = (v >> (8 * i.min(15))) as u8;
         }
+        block.defined[off..off + size as usize].fill(true);
         Ok(())
     }
 
     fn load_bytes(&self, address: i128, size: u64) -> Result<Vec<u8>, String> {
         let (b, off) = self.decode(address, size, "read")?;
+        self.note_read(b, off, size as usize);
         Ok(self.blocks[b as usize].bytes[off..off + size as usize].to_vec())
     }
 
     fn store_bytes(&mut self, address: i128, bytes: &[u8]) -> Result<(), String> {
         let (b, off) = self.decode(address, bytes.len() as u64, "write")?;
-        self.blocks[b as usize].bytes[off..off + bytes.len()].copy_from_slice(bytes);
+        let block = &mut self.blocks[b as usize];
+        block.bytes[off..off + bytes.len()].copy_from_slice(bytes);
+        block.defined[off..off + bytes.len()].fill(true);
         Ok(())
+    }
+
+    /// Records a read of bytes that were never written (their value is indeterminate in C).
+    fn note_read(&self, block: u32, offset: usize, size: usize) {
+        if !self.undefined_read.get() && self.blocks[block as usize].defined[offset..offset + size].contains(&false) {
+            self.undefined_read.set(true);
+        }
     }
 
     /// The address an lvalue denotes.
@@ -368,6 +424,9 @@ struct Machine<'p, 'i> {
     path: Vec<StmtRef>,
     consumed: Vec<i128>,
     heap_bytes: u64,
+    /// A branch had more than one open target.
+    ambiguous_branch: bool,
+    steps: u64,
 }
 
 impl Machine<'_, '_> {
@@ -383,7 +442,7 @@ impl Machine<'_, '_> {
         let mut vars = HashMap::new();
         for &v in p.formals.iter().chain(p.locals.iter()) {
             let size = size_of(program, &program.var(v).ty) as usize;
-            let b = self.state.allocate(size, false);
+            let b = self.state.allocate(size, false, false);
             vars.insert(v, b);
         }
         self.state.frames.push(Frame { proc, pc: 0, vars, result_lhs });
@@ -395,6 +454,7 @@ impl Machine<'_, '_> {
             if let Some(block) = self.state.blocks.get_mut(b as usize) {
                 block.alive = false;
                 block.bytes = Vec::new();
+                block.defined = Vec::new();
             }
         }
         Some(frame)
@@ -431,7 +491,7 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn execute(&mut self, on_step: &mut dyn FnMut(StmtRef, &State)) -> Outcome {
+    fn execute(&mut self, on_step: &mut dyn FnMut(StmtRef, &State), stop: &dyn Fn() -> bool) -> Outcome {
         let program = self.state.program;
         let Some(entry) = program.entry else {
             return Outcome::RuntimeError("the program has no entry procedure".into(), Span::default());
@@ -459,19 +519,22 @@ impl Machine<'_, '_> {
             let body = &program.proc(proc).body;
             if pc as usize >= body.len() {
                 // falling off the end: return without a value
-                match self.do_return(None) {
+                match self.do_return(None, false) {
                     Ok(Some(outcome)) => return outcome,
                     Ok(None) => continue,
                     Err(message) => return Outcome::RuntimeError(message, program.proc(proc).span),
                 }
             }
-            if steps >= self.limits.max_steps {
+            if steps >= self.limits.max_steps || (steps & 0xffff == 0xffff && stop()) {
                 return Outcome::StepLimit;
             }
             steps += 1;
+            self.steps = steps;
             let at = StmtRef { proc, index: pc };
             on_step(at, &self.state);
-            self.path.push(at);
+            if self.limits.record_path {
+                self.path.push(at);
+            }
             let stmt = &body[pc as usize];
             let span = stmt.span;
             match self.step(proc, pc, &stmt.kind) {
@@ -508,7 +571,7 @@ impl Machine<'_, '_> {
                     return Err(format!("allocation of {n} bytes exceeds the heap limit"));
                 }
                 self.heap_bytes += n as u64;
-                let b = self.state.allocate(n as usize, true);
+                let b = self.state.allocate(n as usize, true, false);
                 self.state.assign(lhs, Value::Scalar(State::address(b, 0)))?;
                 self.set_pc(pc + 1);
             }
@@ -540,19 +603,34 @@ impl Machine<'_, '_> {
                 let mut first_error = None;
                 let mut chosen = None;
                 for &t in targets {
-                    match body.get(t as usize).map(|s| &s.kind) {
+                    // once a target is chosen, the others are only looked at to notice a
+                    // nondeterministic choice (a second open target)
+                    let open = match body.get(t as usize).map(|s| &s.kind) {
                         Some(StmtKind::Assume { cond }) => match self.state.eval_expr(cond) {
-                            Ok(0) => {}
-                            Ok(_) => {
-                                chosen = Some(t);
-                                break;
-                            }
+                            Ok(0) => false,
+                            Ok(_) => true,
                             Err(e) => {
+                                if chosen.is_some() {
+                                    self.ambiguous_branch = true;
+                                    break;
+                                }
                                 first_error.get_or_insert(e);
+                                false
                             }
                         },
-                        _ => {
-                            chosen = Some(t);
+                        _ => true,
+                    };
+                    if open {
+                        if chosen.is_some() {
+                            self.ambiguous_branch = true;
+                            break;
+                        }
+                        chosen = Some(t);
+                        if first_error.is_some() {
+                            // an earlier target's condition was undefined: it might be open too
+                            self.ambiguous_branch = true;
+                        }
+                        if self.ambiguous_branch {
                             break;
                         }
                     }
@@ -583,18 +661,19 @@ impl Machine<'_, '_> {
                 }
             }
             StmtKind::Return { value } => {
-                let v = match value {
-                    Some(e) => Some(self.state.eval_value(e)?),
-                    None => None,
-                };
-                return self.do_return(v);
+                // A returned value that was never written (`int f() {}`) only matters when a
+                // caller stores it: the read is then charged to determinism in `do_return`.
+                let earlier = self.state.undefined_read.replace(false);
+                let v = value.as_ref().map(|e| self.state.eval_value(e)).transpose();
+                let undefined = self.state.undefined_read.replace(earlier);
+                return self.do_return(v?, undefined);
             }
             StmtKind::Error => return Ok(Some(Outcome::ReachedError)),
         }
         Ok(None)
     }
 
-    fn do_return(&mut self, value: Option<Value>) -> Result<Option<Outcome>, String> {
+    fn do_return(&mut self, value: Option<Value>, undefined: bool) -> Result<Option<Outcome>, String> {
         let Some(frame) = self.pop_frame() else { return Ok(Some(Outcome::Returned(None))) };
         if self.state.frames.is_empty() {
             let v = match value {
@@ -604,6 +683,9 @@ impl Machine<'_, '_> {
             return Ok(Some(Outcome::Returned(v)));
         }
         if let (Some(lhs), Some(v)) = (frame.result_lhs, value) {
+            if undefined {
+                self.state.undefined_read.set(true);
+            }
             self.state.assign(&lhs, v)?;
         }
         Ok(None)

@@ -18,7 +18,7 @@ use c_ir::{display_expr, Expr, ExprKind, ProcId, Program, PredicateSet, StmtKind
 use diagnostics::{Diagnostic, LineIndex, Span};
 use std::collections::HashMap;
 use web_time::Instant;
-use replay::InputDistribution;
+use replay::{InputDistribution, SingleExecution};
 
 /// Which predicates the first abstraction starts from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -59,6 +59,8 @@ pub struct Config {
     pub record_details: bool,
     /// Before a SAFE verdict, run the concrete interpreter this many times with random inputs; a
     /// run reaching the error turns the verdict into UNSAFE (a guard against unsound abstractions).
+    /// Also the last try before UNKNOWN, together with the single execution of a program that
+    /// reads no input (`replay::single_execution`); 0 turns all of these off.
     pub safe_cross_check_runs: u32,
     /// Along with the predicates a refinement finds, add the affine equalities that hold at the
     /// loop heads of their procedure (Karr's analysis) and the bounds of its counters
@@ -314,6 +316,21 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         return outcome;
     };
     let has_error = program.procs.iter().any(|p| p.body.iter().any(|s| matches!(s.kind, StmtKind::Error)));
+    // A program without inputs has one execution: when a short run decides it, that verdict
+    // is known already, and the loop gets a quarter of the budget to find its own proof.
+    let single = if has_error && config.safe_cross_check_runs > 0 {
+        replay::single_execution(program, SINGLE_EXECUTION_PROBE_STEPS, cancel)
+    } else {
+        None
+    };
+    let capped;
+    let config = match (&single, config.time_budget_ms) {
+        (Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)), Some(budget)) => {
+            capped = Config { time_budget_ms: Some(budget / 4), ..config.clone() };
+            &capped
+        }
+        _ => config,
+    };
     let mut predicates = PredicateSet::default();
     let initial = match config.initial_predicates {
         InitialPredicates::None => Vec::new(),
@@ -354,9 +371,34 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let entry_name = program.proc(entry).name.clone();
     let invariant_origins = invariants::needed_origins(program);
     let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
+        let grace_ms = config.time_budget_ms.map(|b| b + 3000);
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") {
+            // the only execution of a program without inputs decides it
+            let decided = match &single {
+                Some(SingleExecution::Unfinished { .. }) => {
+                    let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
+                    replay::single_execution(program, u64::MAX, &stop)
+                }
+                other => other.clone(),
+            };
+            let why = outcome.reason.clone().unwrap_or_default();
+            match decided {
+                Some(SingleExecution::Safe { steps }) => {
+                    outcome.verdict = Verdict::Safe;
+                    outcome.reason = Some(format!(
+                        "the program reads no input, and its only execution ends after {steps} statements without reaching the error (the loop stopped: {why})"
+                    ));
+                }
+                Some(SingleExecution::Unsafe(cex)) => {
+                    outcome.verdict = Verdict::Unsafe;
+                    outcome.reason = Some(format!("the program reads no input, and its only execution reaches the error (the loop stopped: {why})"));
+                    outcome.counterexample = Some(cex);
+                }
+                _ => {}
+            }
+        }
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
-            let grace_ms = config.time_budget_ms.map(|b| b + 3000);
             let found = {
                 let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
                 replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop).or_else(|| {
@@ -600,6 +642,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     outcome.reason = Some(format!("iteration bound ({}) reached", config.max_iterations));
     finish(outcome, &mut run, &predicates)
 }
+
+/// Statements of the first run of a program that reads no input (`replay::single_execution`).
+const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;
 
 /// At most this many affine candidates join the predicates of one refinement.
 const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;

@@ -2,7 +2,7 @@
 //! the interpreter reaches the error location with them.
 
 use crate::{Counterexample, CounterexampleStep};
-use c_ir::interp::{run_observed, Limits, Outcome};
+use c_ir::interp::{run_observed, run_with_stop, Limits, Outcome};
 use c_ir::{display_stmt, Program, StmtKind};
 
 /// Statements a replay may execute before giving up.
@@ -112,4 +112,40 @@ pub fn random_search_for_error(
         }
     }
     None
+}
+
+/// The outcome of [`single_execution`].
+#[derive(Clone, Debug)]
+pub enum SingleExecution {
+    /// The only execution ends (returns, exits or aborts) after `steps` statements without
+    /// reaching the error.
+    Safe { steps: u64 },
+    /// The only execution reaches the error.
+    Unsafe(Counterexample),
+    /// No choice so far, but the run was stopped before it ended.
+    Unfinished { steps: u64 },
+}
+
+/// Runs `program` once and, when the run makes no nondeterministic choice (no input, no read
+/// of unwritten memory, no branch with two open sides: `RunResult::deterministic`), returns
+/// what it shows about the program's only execution. `None` when the program has inputs or the
+/// run stops on undefined behaviour.
+pub fn single_execution(program: &Program, max_steps: u64, stop: &dyn Fn() -> bool) -> Option<SingleExecution> {
+    // the first input decides: the run stops at the next poll
+    let asked = std::cell::Cell::new(false);
+    let mut feed = |_: &c_ir::Type| -> i128 {
+        asked.set(true);
+        0
+    };
+    let limits = Limits { record_path: false, ..Limits::new(max_steps) };
+    let result = run_with_stop(program, &mut feed, &limits, &mut |_, _| {}, &|| asked.get() || stop());
+    if !result.deterministic {
+        return None;
+    }
+    match result.outcome {
+        Outcome::Returned(_) | Outcome::AssumeFailed => Some(SingleExecution::Safe { steps: result.steps }),
+        Outcome::ReachedError => replay_to_error(program, &[]).ok().map(SingleExecution::Unsafe),
+        Outcome::StepLimit => Some(SingleExecution::Unfinished { steps: result.steps }),
+        Outcome::RuntimeError(..) => None,
+    }
 }

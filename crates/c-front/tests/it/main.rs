@@ -7,5 +7,6 @@ mod gcc;
 mod lowering;
 mod malformed;
 mod predicates;
+mod determinism;
 mod seeds;
 mod support;

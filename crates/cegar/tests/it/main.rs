@@ -169,6 +169,28 @@ fn loop_with_large_bound_stops_at_the_iteration_bound() {
 }
 
 #[test]
+fn programs_without_input_are_decided_by_their_single_execution() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        // two rounds are far from enough to unroll 50 iterations of a hash
+        let outcome = run("hash_safe.c", method, 2);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+        let reason = outcome.reason.clone().unwrap_or_default();
+        assert!(reason.starts_with("the program reads no input, and its only execution ends after"), "{reason}");
+        assert!(reason.contains("iteration bound (2) reached"), "{reason}");
+        let outcome = run("hash_unsafe.c", method, 2);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+        assert!(outcome.reason.as_deref().unwrap_or("").starts_with("the program reads no input, and its only execution reaches the error"));
+        assert_replays("hash_unsafe.c", &outcome);
+    }
+    // switched off together with the random runs: the bound stays UNKNOWN
+    let mut config = Config::default_for_cli();
+    config.max_iterations = 2;
+    config.safe_cross_check_runs = 0;
+    let outcome = run_with("hash_safe.c", &config);
+    assert_eq!(outcome.verdict, Verdict::Unknown);
+}
+
+#[test]
 fn loop_with_holding_check_is_safe_and_invariants_hold() {
     for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
         let outcome = run("loop_safe.c", method, 20);
