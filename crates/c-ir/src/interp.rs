@@ -206,6 +206,11 @@ impl<'p> State<'p> {
         self.eval(&Expr::var(v, ty))
     }
 
+    /// True when every byte of variable `v` (in the current frame, or the global) was written.
+    pub fn is_written(&self, v: VarId) -> bool {
+        self.variable_block(v).is_ok_and(|b| self.blocks.get(b as usize).is_some_and(|block| block.alive && !block.defined.contains(&false)))
+    }
+
     fn variable_block(&self, v: VarId) -> Result<u32, String> {
         if let Some(f) = self.frames.last() {
             if let Some(&b) = f.vars.get(&v) {

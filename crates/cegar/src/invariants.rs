@@ -1,7 +1,7 @@
 //! SAFE verdicts' invariants: the model checker's reachable states at procedure entries and loop
 //! heads, read back as C predicates over the final predicate set.
 
-use c_ir::{display_expr, Expr, Program, StmtKind, StmtRef};
+use c_ir::{display_expr, BinaryOp, Expr, Program, StmtKind, StmtRef, VarId, VarKind};
 use diagnostics::Span;
 
 /// Which kind of program point an invariant describes.
@@ -141,4 +141,105 @@ pub fn program_point_invariants(program: &Program, abs: &abstraction::Abstractio
         }
     }
     out
+}
+
+/// Distinct states kept per program point before [`execution_invariants`] falls back to bounds.
+const MAX_LISTED_STATES: usize = 8;
+
+/// What one run saw at one program point.
+#[derive(Default)]
+struct Visits {
+    /// Distinct valuations of the written integer variables (up to `MAX_LISTED_STATES + 1`).
+    states: Vec<Vec<(VarId, i128)>>,
+    /// Per variable: smallest and largest value, and whether it was written at every visit.
+    bounds: Vec<(VarId, i128, i128, bool)>,
+    count: u64,
+}
+
+/// The invariants of a program that has a single execution (`replay::single_execution`): at
+/// each procedure entry and loop head, the states that execution passes through — listed when
+/// there are at most 8, else as bounds of each integer variable — over the integer variables
+/// (source locals, formals, globals) written by then. They hold because there is no other run.
+pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPointInvariant> {
+    use std::collections::HashMap;
+    let points = invariant_points(program);
+    let kinds: HashMap<StmtRef, InvariantPoint> = points.iter().copied().collect();
+    let mut visits: HashMap<StmtRef, Visits> = HashMap::new();
+    let tracked = |proc: c_ir::ProcId| -> Vec<VarId> {
+        let p = program.proc(proc);
+        program
+            .globals
+            .iter()
+            .chain(p.formals.iter())
+            .chain(p.locals.iter())
+            .copied()
+            .filter(|&v| {
+                let var = program.var(v);
+                var.ty.is_integer() && matches!(var.kind, VarKind::Global | VarKind::Local(_) | VarKind::Formal(..))
+            })
+            .collect()
+    };
+    let mut scope: HashMap<c_ir::ProcId, Vec<VarId>> = HashMap::new();
+    let mut observe = |at: StmtRef, state: &c_ir::interp::State| {
+        if !kinds.contains_key(&at) {
+            return;
+        }
+        let vars = scope.entry(at.proc).or_insert_with(|| tracked(at.proc));
+        let valuation: Vec<(VarId, i128)> =
+            vars.iter().filter(|&&v| state.is_written(v)).filter_map(|&v| Some((v, state.value_of(v)?))).collect();
+        let entry = visits.entry(at).or_default();
+        if entry.count == 0 {
+            entry.bounds = valuation.iter().map(|&(v, x)| (v, x, x, true)).collect();
+        } else {
+            for b in entry.bounds.iter_mut() {
+                match valuation.iter().find(|(v, _)| *v == b.0) {
+                    Some(&(_, x)) => {
+                        b.1 = b.1.min(x);
+                        b.2 = b.2.max(x);
+                    }
+                    None => b.3 = false,
+                }
+            }
+        }
+        entry.count += 1;
+        if entry.states.len() <= MAX_LISTED_STATES && !entry.states.contains(&valuation) {
+            entry.states.push(valuation);
+        }
+    };
+    let mut feed = |_: &c_ir::Type| -> i128 { 0 };
+    let limits = c_ir::interp::Limits { record_path: false, ..c_ir::interp::Limits::new(max_steps) };
+    c_ir::interp::run_observed(program, &mut feed, &limits, &mut observe);
+    let mut out = Vec::new();
+    for (at, point) in points {
+        // a point the execution never reaches: nothing holds there but `false`
+        let formula = match visits.get(&at) {
+            None => Expr::bool(false),
+            Some(v) if v.states.len() <= MAX_LISTED_STATES => logic::disjunction(
+                &v.states.iter().map(|state| logic::conjunction(&state.iter().map(|&(x, value)| equals(program, x, value)).collect::<Vec<_>>())).collect::<Vec<_>>(),
+            ),
+            Some(v) => logic::conjunction(
+                &v.bounds
+                    .iter()
+                    .filter(|b| b.3)
+                    .flat_map(|&(x, lo, hi, _)| {
+                        if lo == hi {
+                            vec![equals(program, x, lo)]
+                        } else {
+                            let ty = program.var(x).ty.clone();
+                            let var = Expr::var(x, ty.clone());
+                            vec![Expr::binary(BinaryOp::Ge, var.clone(), Expr::int(lo, ty.clone())), Expr::binary(BinaryOp::Le, var, Expr::int(hi, ty))]
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        let text = display_expr(program, &formula);
+        out.push(ProgramPointInvariant { at, point, span: program.stmt(at).span, line: 0, formula, text });
+    }
+    out
+}
+
+fn equals(program: &Program, x: VarId, value: i128) -> Expr {
+    let ty = program.var(x).ty.clone();
+    Expr::eq(Expr::var(x, ty.clone()), Expr::int(value, ty))
 }

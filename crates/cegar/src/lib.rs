@@ -385,6 +385,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             match decided {
                 Some(SingleExecution::Safe { steps }) => {
                     outcome.verdict = Verdict::Safe;
+                    outcome.invariants = invariants::execution_invariants(program, steps.saturating_add(1));
                     outcome.reason = Some(format!(
                         "the program reads no input, and its only execution ends after {steps} statements without reaching the error (the loop stopped: {why})"
                     ));

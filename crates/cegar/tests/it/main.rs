@@ -177,6 +177,11 @@ fn programs_without_input_are_decided_by_their_single_execution() {
         let reason = outcome.reason.clone().unwrap_or_default();
         assert!(reason.starts_with("the program reads no input, and its only execution ends after"), "{reason}");
         assert!(reason.contains("iteration bound (2) reached"), "{reason}");
+        // the states the execution passes through: main's entry and the loop head
+        let texts: Vec<&str> = outcome.invariants.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(texts.len(), 2, "{texts:?}");
+        assert!(texts[1].contains("i >= 0 && i <= 50"), "{texts:?}");
+        check_invariants_on_random_runs("hash_safe.c", &outcome, 10);
         let outcome = run("hash_unsafe.c", method, 2);
         assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
         assert!(outcome.reason.as_deref().unwrap_or("").starts_with("the program reads no input, and its only execution reaches the error"));
