@@ -7,6 +7,7 @@
 //! iteration is recorded as plain data ([`IterationRecord`]) for the UI; progress is reported
 //! through an event callback and the loop polls a cancellation hook.
 
+pub mod bmc;
 pub mod invariants;
 pub mod replay;
 pub mod trace;
@@ -323,10 +324,18 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     } else {
         None
     };
+    // Programs over integer variables get a bounded model check when the loop gives up: the
+    // loop keeps four fifths of the budget, the unrolling gets the rest.
+    let bounded = has_error && config.safe_cross_check_runs > 0 && bmc::applicable(program);
+    let full_budget = config.time_budget_ms;
     let capped;
     let config = match (&single, config.time_budget_ms) {
         (Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)), Some(budget)) => {
             capped = Config { time_budget_ms: Some(budget / 4), ..config.clone() };
+            &capped
+        }
+        (_, Some(budget)) if bounded => {
+            capped = Config { time_budget_ms: Some(budget / 5 * 4), ..config.clone() };
             &capped
         }
         _ => config,
@@ -367,11 +376,33 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let mut abstraction_cache = abstraction::AbstractionCache::new();
     // Karr's equalities per procedure, computed when first needed
     let mut affine_equalities: HashMap<ProcId, Vec<Expr>> = HashMap::new();
+    let mut bmc_solver = solver_config.clone();
+    bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b + 3000));
     let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
     let entry_name = program.proc(entry).name.clone();
     let invariant_origins = invariants::needed_origins(program);
     let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
-        let grace_ms = config.time_budget_ms.map(|b| b + 3000);
+        let grace_ms = full_budget.map(|b| b + 3000);
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && bounded && single.is_none() {
+            let stop = || cancel() || full_budget.is_some_and(|b| run.elapsed_ms() >= b);
+            let why = outcome.reason.clone().unwrap_or_default();
+            match bmc::bounded_check(program, &bmc_solver, &stop) {
+                bmc::BmcAnswer::Safe { bound } => {
+                    // the same guard as before the loop's SAFE verdicts (the random runs below
+                    // turn it into UNSAFE if they reach the error)
+                    outcome.verdict = Verdict::Safe;
+                    outcome.reason = Some(format!(
+                        "bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times (the loop stopped: {why})"
+                    ));
+                }
+                bmc::BmcAnswer::Unsafe { bound, counterexample } => {
+                    outcome.verdict = Verdict::Unsafe;
+                    outcome.reason = Some(format!("bounded model checking with {bound} loop unwindings reaches the error (the loop stopped: {why})"));
+                    outcome.counterexample = Some(counterexample);
+                }
+                bmc::BmcAnswer::Unknown(_) => {}
+            }
+        }
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") {
             // the only execution of a program without inputs decides it
             let decided = match &single {
@@ -398,12 +429,16 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 _ => {}
             }
         }
-        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
+        let bmc_safe = outcome.verdict == Verdict::Safe && outcome.reason.as_deref().is_some_and(|r| r.starts_with("bounded model checking"));
+        if (outcome.verdict == Verdict::Unknown || bmc_safe) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
             let found = {
                 let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
                 replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop).or_else(|| {
                     // bugs behind long loops: longer runs over all magnitudes (the grace period bounds them)
+                    if bmc_safe {
+                        return None;
+                    }
                     replay::random_search_for_error(program, config.safe_cross_check_runs, replay::REPLAY_STEP_LIMIT, InputDistribution::Magnitudes, &stop)
                 })
             };

@@ -6,6 +6,8 @@ use c_ir::interp::{run_observed, Limits};
 use c_ir::Program;
 use cegar::{check_source, CheckOutcome, Config, RefinementMethod, Verdict};
 
+mod bmc;
+
 fn source_of(name: &str) -> String {
     let path = format!("{}/../../tests/cegar/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).expect("test program")

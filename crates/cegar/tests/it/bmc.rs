@@ -1,0 +1,99 @@
+//! Bounded model checking (`cegar::bmc`) against exhaustive concrete runs: small programs whose
+//! only input is an `unsigned char`, so all 256 executions can be run on the interpreter.
+
+use c_ir::interp::{run, Limits, Outcome};
+use c_ir::Program;
+use cegar::bmc::{applicable, bounded_check, BmcAnswer};
+
+const HEADER: &str = "extern unsigned char __VERIFIER_nondet_uchar(void);\nextern void reach_error(void);\n";
+
+fn lower(body: &str) -> Program {
+    let source = format!("{HEADER}{body}");
+    let (program, diagnostics) = c_front::lower(&source, "t.c", &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diagnostics), "{}", diagnostics::render_all(&diagnostics, "t.c", &source));
+    program.expect("lowered")
+}
+
+/// Whether some input value makes the program reach its error (every run ends within the limit).
+fn reachable_by_exhaustive_runs(program: &Program) -> bool {
+    (0..256).any(|x| {
+        let result = run(program, &mut |_| x, &Limits::new(100_000));
+        assert_ne!(result.outcome, Outcome::StepLimit);
+        result.outcome == Outcome::ReachedError
+    })
+}
+
+fn check(body: &str) -> BmcAnswer {
+    let program = lower(body);
+    assert!(applicable(&program));
+    let answer = bounded_check(&program, &solver::SolverConfig::c_semantics(), &|| false);
+    let reachable = reachable_by_exhaustive_runs(&program);
+    match &answer {
+        BmcAnswer::Safe { .. } => assert!(!reachable, "BMC says SAFE, a concrete run reaches the error:\n{body}"),
+        BmcAnswer::Unsafe { counterexample, .. } => {
+            assert!(reachable, "BMC says UNSAFE, no concrete run reaches the error:\n{body}");
+            assert!(cegar::replay::replay_to_error(&program, &counterexample.inputs).is_ok());
+        }
+        BmcAnswer::Unknown(why) => panic!("UNKNOWN ({why}):\n{body}"),
+    }
+    answer
+}
+
+fn is_safe(answer: &BmcAnswer) -> bool {
+    matches!(answer, BmcAnswer::Safe { .. })
+}
+
+#[test]
+fn bit_loops_agree_with_all_256_runs() {
+    // counting the set bits, two ways
+    let popcount = |wrong: &str| {
+        format!(
+            "int main() {{ unsigned char x = __VERIFIER_nondet_uchar(); unsigned char v = x; int n = 0;
+               while (v != 0) {{ v = v & (v - 1); n++; }}
+               int m = 0; for (int i = 0; i < 8; i++) {{ if ((x >> i) & 1) m++; }}
+               if (n != m{wrong}) reach_error(); return 0; }}"
+        )
+    };
+    assert!(is_safe(&check(&popcount(""))));
+    // reachable exactly when all 8 bits are set
+    assert!(!is_safe(&check(&popcount(" || n == 8"))));
+}
+
+#[test]
+fn nested_loops_restart_their_inner_count() {
+    let nested = |bound: u32| {
+        format!(
+            "int main() {{ unsigned char x = __VERIFIER_nondet_uchar(); int s = 0;
+               for (int i = 0; i < 3; i++) {{ for (int j = 0; j < 4; j++) {{ s++; }} }}
+               if (s + (x & 1) == {bound}) reach_error(); return 0; }}"
+        )
+    };
+    assert!(!is_safe(&check(&nested(13))));
+    assert!(is_safe(&check(&nested(14))));
+}
+
+#[test]
+fn calls_recursion_and_globals_are_inlined() {
+    let program = |target: u32| {
+        format!(
+            "int g; int f(int n) {{ g++; if (n == 0) return 0; return 2 + f(n - 1); }}
+             int main() {{ unsigned char x = __VERIFIER_nondet_uchar(); int r = f(x % 4);
+               if (r + g == {target}) reach_error(); return 0; }}"
+        )
+    };
+    // r = 2k, g = k + 1 for k = x % 4: r + g = 3k + 1 is 1, 4, 7 or 10
+    assert!(!is_safe(&check(&program(10))));
+    assert!(is_safe(&check(&program(9))));
+}
+
+#[test]
+fn unbounded_loops_give_no_answer_and_memory_is_declined() {
+    let program = lower("int main() { unsigned x = 0; while (__VERIFIER_nondet_uchar()) { x++; } if (x == 100000) reach_error(); return 0; }");
+    let calls = std::cell::Cell::new(0u32);
+    let stop = || {
+        calls.set(calls.get() + 1);
+        calls.get() > 12
+    };
+    assert!(matches!(bounded_check(&program, &solver::SolverConfig::c_semantics(), &stop), BmcAnswer::Unknown(_)));
+    assert!(!applicable(&lower("int main() { int a[2]; a[0] = __VERIFIER_nondet_uchar(); if (a[0] == 3) reach_error(); return 0; }")));
+}
