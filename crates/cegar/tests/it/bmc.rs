@@ -97,3 +97,83 @@ fn unbounded_loops_give_no_answer_and_memory_is_declined() {
     assert!(matches!(bounded_check(&program, &solver::SolverConfig::c_semantics(), &stop), BmcAnswer::Unknown(_)));
     assert!(!applicable(&lower("int main() { int a[2]; a[0] = __VERIFIER_nondet_uchar(); if (a[0] == 3) reach_error(); return 0; }")));
 }
+
+/// A random statement over `a` (the input), `b`, `c`: assignments, branches, loops with
+/// constant bounds (so every run ends and the unrolling is complete) and calls of `step`.
+#[derive(Clone, Debug)]
+enum Random {
+    Assign(usize, usize, &'static str, i32),
+    If(usize, &'static str, i32, Vec<Random>, Vec<Random>),
+    Loop(u8, Vec<Random>),
+    Call(usize, usize),
+}
+
+const VARS: [&str; 3] = ["a", "b", "c"];
+
+fn random_stmt() -> impl proptest::strategy::Strategy<Value = Random> {
+    use proptest::prelude::*;
+    let leaf = prop_oneof![
+        (0usize..3, 0usize..3, prop::sample::select(vec!["+", "-", "*", "&", "|", "^", ">>", "%"]), -3i32..9)
+            .prop_map(|(x, y, op, k)| Random::Assign(x, y, op, k)),
+        (0usize..3, 0usize..3).prop_map(|(x, y)| Random::Call(x, y)),
+    ];
+    leaf.prop_recursive(3, 16, 3, |inner| {
+        prop_oneof![
+            (0usize..3, prop::sample::select(vec!["<", "==", "!=", ">="]), -2i32..12, prop::collection::vec(inner.clone(), 0..3), prop::collection::vec(inner.clone(), 0..2))
+                .prop_map(|(x, op, k, t, e)| Random::If(x, op, k, t, e)),
+            (1u8..5, prop::collection::vec(inner, 1..3)).prop_map(|(n, body)| Random::Loop(n, body)),
+        ]
+    })
+}
+
+fn render(stmts: &[Random], depth: usize, out: &mut String) {
+    for s in stmts {
+        match s {
+            Random::Assign(x, y, op, k) => {
+                // keep `%` and `>>` defined: a positive divisor, a small shift
+                let k = match *op {
+                    "%" => k.rem_euclid(7) + 1,
+                    ">>" => k.rem_euclid(5),
+                    _ => *k,
+                };
+                out.push_str(&format!("{} = {} {op} {k};\n", VARS[*x], VARS[*y]));
+            }
+            Random::Call(x, y) => out.push_str(&format!("{} = step({});\n", VARS[*x], VARS[*y])),
+            Random::If(x, op, k, t, e) => {
+                out.push_str(&format!("if ({} {op} {k}) {{\n", VARS[*x]));
+                render(t, depth, out);
+                out.push_str("} else {\n");
+                render(e, depth, out);
+                out.push_str("}\n");
+            }
+            Random::Loop(n, body) => {
+                let i = format!("i{depth}");
+                out.push_str(&format!("for (int {i} = 0; {i} < {n}; {i}++) {{\n"));
+                render(body, depth + 1, out);
+                out.push_str("}\n");
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 48, ..proptest::prelude::ProptestConfig::default() })]
+    /// On random loop programs, BMC agrees with running all 256 inputs (`check` asserts it).
+    #[test]
+    fn random_bounded_programs_agree_with_all_256_runs(
+        stmts in proptest::collection::vec(random_stmt(), 1..5),
+        var in 0usize..3,
+        target in -4i32..24,
+    ) {
+        let mut body = String::new();
+        render(&stmts, 0, &mut body);
+        let source = format!(
+            "int step(int v) {{ if (v > 100) return v - 100; return v + 3; }}
+             int main() {{ int a = __VERIFIER_nondet_uchar(); int b = 1; int c = 0;
+             {body}
+             if ({} == {target}) reach_error(); return 0; }}",
+            VARS[var]
+        );
+        check(&source);
+    }
+}
