@@ -14,12 +14,23 @@ pub fn invariants_view() -> Html {
         return html! { <Empty><p>{ "Invariants appear when a run finishes." }</p></Empty> };
     };
     if outcome.invariants.is_empty() {
-        return html! { <Empty><p>{ format!("No invariants: the verdict is {}.", outcome.verdict.as_str()) }</p></Empty> };
+        let why = if outcome.verdict == playground_api::Verdict::Safe && !outcome.reason.is_empty() {
+            format!("No invariants: the verdict rests on this instead: {}.", outcome.reason)
+        } else {
+            format!("No invariants: the verdict is {}.", outcome.verdict.as_str())
+        };
+        return html! { <Empty><p>{ why }</p></Empty> };
     }
+    // invariants read off the program's single execution rather than the boolean program
+    let from_execution = outcome.reason.starts_with("the program reads no input");
     let focused = state.focus.c_line;
     html! {
         <div class="invariants-view">
-            <p class="hint">{ "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts." }</p>
+            <p class="hint">{ if from_execution {
+                "The states the program's only execution passes through at each point (it reads no input): a SAFE verdict is proved by running it."
+            } else {
+                "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts."
+            } }</p>
             <table class="trace-table invariants-table" id="invariants-table">
                 <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
                 <tbody>

@@ -32,6 +32,9 @@ pub fn verdict_panel() -> Html {
         Verdict::Unsafe => html! {
             <>
                 <p>{ "A feasible path reaches the error location." }</p>
+                if !outcome.reason.is_empty() {
+                    <p class="reason">{ format!("How it was found: {}", outcome.reason) }</p>
+                }
                 if !outcome.inputs.is_empty() {
                     <h3>{ "Concrete inputs" }</h3>
                     <ul class="inputs">
