@@ -12,8 +12,9 @@
 //! stopped are unsatisfiable too), the program is SAFE — every execution stays inside the
 //! unrolling. Bounds double from 2 until the time is up.
 //!
-//! Only programs whose variables are integers or booleans, never address-taken, and whose
-//! statements do not touch memory (no `*p`, fields, arrays, `malloc`) are handled.
+//! Only programs whose variables are integers or booleans (pointers only as opaque values),
+//! never address-taken, and whose statements do not touch memory (no `*p`, fields, arrays,
+//! `malloc`) are handled.
 //!
 //! A SAFE answer is justified by the unrolling (the reason names the bound); an UNSAFE answer
 //! is replayed on the interpreter like every counterexample: the model's values of the
@@ -41,23 +42,33 @@ pub enum BmcAnswer {
     Unknown(String),
 }
 
-/// Whether [`bounded_check`] handles `program`: every variable an integer or boolean that is
-/// never address-taken, and no statement reads or writes memory.
+/// Whether [`bounded_check`] handles `program`: every variable an integer or boolean (or a
+/// pointer that is only copied and compared) that is never address-taken, and no statement
+/// reads or writes memory.
 pub fn applicable(program: &Program) -> bool {
     if program.entry.is_none() {
         return false;
     }
+    // Pointers are allowed as opaque values only (copied, compared for equality): `main`'s
+    // `argv` and its symbolic constant.
+    let value_type = |t: &Type| t.is_integer() || *t == Type::Bool || t.is_pointer();
     let scalar = |e: &Expr| {
         let mut ok = true;
         e.visit(&mut |x| match &x.kind {
             ExprKind::Var(v) => {
                 let var = program.var(*v);
-                ok &= (var.ty.is_integer() || var.ty == Type::Bool) && !var.address_taken;
+                ok &= value_type(&var.ty) && !var.address_taken;
             }
-            ExprKind::Const(_) | ExprKind::Unary(..) | ExprKind::Binary(..) | ExprKind::Cast(_) | ExprKind::Ite(..) => {}
+            ExprKind::Const(_) => {}
+            ExprKind::Binary(op, a, b) if a.ty.is_pointer() || b.ty.is_pointer() => {
+                ok &= matches!(op, c_ir::BinaryOp::Eq | c_ir::BinaryOp::Ne) && a.ty == b.ty;
+            }
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) => ok &= !a.ty.is_pointer() && !x.ty.is_pointer(),
+            ExprKind::Binary(..) => ok &= !x.ty.is_pointer(),
+            ExprKind::Ite(..) => ok &= !x.ty.is_pointer(),
             _ => ok = false,
         });
-        ok && (e.ty.is_integer() || e.ty == Type::Bool)
+        ok && value_type(&e.ty)
     };
     program.procs.iter().all(|p| {
         p.body.iter().all(|s| match &s.kind {

@@ -87,6 +87,21 @@ fn calls_recursion_and_globals_are_inlined() {
 }
 
 #[test]
+fn main_with_argv_is_handled_when_pointers_are_only_copied() {
+    // `argc` is an input like the nondeterministic char; `argv` is never dereferenced
+    let body = |bound: u32| {
+        format!(
+            "int main(int argc, char **argv) {{ char **keep = argv; int n = __VERIFIER_nondet_uchar() % 10; int k = 0;
+               for (int i = 0; i < n; i++) {{ k += 3; }}
+               if (keep == argv && k == {bound}) reach_error(); return 0; }}"
+        )
+    };
+    assert!(!is_safe(&check(&body(27))));
+    assert!(is_safe(&check(&body(28))));
+    assert!(!applicable(&lower("int main(int argc, char **argv) { if (argv[0] == 0) reach_error(); return 0; }")));
+}
+
+#[test]
 fn unbounded_loops_give_no_answer_and_memory_is_declined() {
     let program = lower("int main() { unsigned x = 0; while (__VERIFIER_nondet_uchar()) { x++; } if (x == 100000) reach_error(); return 0; }");
     let calls = std::cell::Cell::new(0u32);
