@@ -206,35 +206,17 @@ impl Expr {
     }
     /// The expression with every variable `v` for which `f(v)` is `Some(w)` replaced by `w`.
     pub fn rename_variables(&self, f: &impl Fn(&str) -> Option<String>) -> Expr {
-        let two = |a: &Expr, b: &Expr| (Box::new(a.rename_variables(f)), Box::new(b.rename_variables(f)));
+        let r = |e: &Expr| Box::new(e.rename_variables(f));
         match self {
             Expr::Const(_) | Expr::Nondet => self.clone(),
             Expr::Var(name) => Expr::Var(f(name).unwrap_or_else(|| name.clone())),
-            Expr::Not(a) => Expr::Not(Box::new(a.rename_variables(f))),
-            Expr::And(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::And(a, b)
-            }
-            Expr::Or(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::Or(a, b)
-            }
-            Expr::Xor(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::Xor(a, b)
-            }
-            Expr::Eq(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::Eq(a, b)
-            }
-            Expr::Implies(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::Implies(a, b)
-            }
-            Expr::Choose(a, b) => {
-                let (a, b) = two(a, b);
-                Expr::Choose(a, b)
-            }
+            Expr::Not(a) => Expr::Not(r(a)),
+            Expr::And(a, b) => Expr::And(r(a), r(b)),
+            Expr::Or(a, b) => Expr::Or(r(a), r(b)),
+            Expr::Xor(a, b) => Expr::Xor(r(a), r(b)),
+            Expr::Eq(a, b) => Expr::Eq(r(a), r(b)),
+            Expr::Implies(a, b) => Expr::Implies(r(a), r(b)),
+            Expr::Choose(a, b) => Expr::Choose(r(a), r(b)),
         }
     }
     fn visit_variables<'a>(&'a self, f: &mut impl FnMut(&'a str)) {

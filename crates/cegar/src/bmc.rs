@@ -360,7 +360,7 @@ impl Unroller<'_> {
                 self.aborted = Some("the unrolling is too large".into());
                 break;
             }
-            if self.steps % 1024 == 0 && (self.stop)() {
+            if self.steps.is_multiple_of(1024) && (self.stop)() {
                 self.aborted = Some("time is up".into());
                 break;
             }
