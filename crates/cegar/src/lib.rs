@@ -377,7 +377,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     // Karr's equalities per procedure, computed when first needed
     let mut affine_equalities: HashMap<ProcId, Vec<Expr>> = HashMap::new();
     let mut bmc_solver = solver_config.clone();
-    bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b + 3000));
+    // the unrolling ends with the budget: the grace period belongs to the random runs
+    bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b));
     let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
     let entry_name = program.proc(entry).name.clone();
     let invariant_origins = invariants::needed_origins(program);
