@@ -540,13 +540,17 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             model_check::Verdict::Safe => {
                 record.model_check = "safe".into();
                 run.event(Phase::Replaying, iteration, predicates.len());
-                let found = {
-                    let stop = || cancel() || run.out_of_time();
-                    replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop)
+                // the single execution's bug (beyond the random runs' step limit) overrules too
+                let found = match &single {
+                    Some(SingleExecution::Unsafe(cex)) => Some(cex.clone()),
+                    _ => {
+                        let stop = || cancel() || run.out_of_time();
+                        replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop)
+                    }
                 };
                 if let Some(cex) = found {
                     outcome.verdict = Verdict::Unsafe;
-                    outcome.reason = Some("the abstraction was safe but a random concrete run reaches the error".into());
+                    outcome.reason = Some("the abstraction was safe but a concrete run reaches the error".into());
                     outcome.counterexample = Some(cex);
                     outcome.iterations.push(record);
                     return finish(outcome, &mut run, &predicates);
