@@ -128,29 +128,34 @@ test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-lin
 });
 
 test('a SLAM-style boolean program (constrain, SLIC_ERROR) model-checks to UNSAFE at its error label', async () => {
-  const { page, errors } = await open(site.browser.context, site.server.base);
-  await engineVersion(page);
-  await page.selectOption('#mode', 'bp');
-  await page.fill('#source', [
-    'decl g;',
-    'void main()',
-    'begin',
-    '  decl t;',
-    '  t := T;',
-    'L1: L2: if (?) then',
-    "    t := ? constrain ('t != t);",
-    '    goto L1;',
-    '  fi',
-    '  if (!t) then',
-    'SLIC_ERROR: skip;',
-    '  fi',
-    'end',
-    '',
-  ].join('\n'));
-  assert.equal(await runToVerdict(page), 'UNSAFE');
-  assert.match(await page.locator('#verdict').textContent(), /the error label `SLIC_ERROR` is reachable/);
-  assert.deepEqual(errors, []);
-  await page.close();
+  // a browser of its own: the mode is part of the stored session the other tests share
+  const fresh = await launch();
+  try {
+    const { page, errors } = await open(fresh.context, site.server.base);
+    await engineVersion(page);
+    await page.selectOption('#mode', 'bp');
+    await page.fill('#source', [
+      'decl g;',
+      'void main()',
+      'begin',
+      '  decl t;',
+      '  t := T;',
+      'L1: L2: if (?) then',
+      "    t := ? constrain ('t != t);",
+      '    goto L1;',
+      '  fi',
+      '  if (!t) then',
+      'SLIC_ERROR: skip;',
+      '  fi',
+      'end',
+      '',
+    ].join('\n'));
+    assert.equal(await runToVerdict(page), 'UNSAFE');
+    assert.match(await page.locator('#verdict').textContent(), /the error label `SLIC_ERROR` is reachable/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
 });
 
 test('a syntax error shows as a diagnostic at its line', async () => {
