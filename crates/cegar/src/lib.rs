@@ -563,7 +563,12 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             }
             model_check::Verdict::Unknown(reason) => {
                 record.model_check = format!("unknown: {reason}");
-                outcome.reason = Some(format!("model checking gave up: {reason}"));
+                // the model checker's own budget is what was left of the loop's
+                outcome.reason = Some(if run.out_of_time() && !cancel() {
+                    format!("time budget exhausted after {iteration} iterations (in model checking)")
+                } else {
+                    format!("model checking gave up: {reason}")
+                });
                 outcome.iterations.push(record);
                 return finish(outcome, &mut run, &predicates);
             }
