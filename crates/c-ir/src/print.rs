@@ -94,6 +94,27 @@ fn write_expr(out: &mut String, program: &Program, e: &Expr, min_prec: u8) {
             });
             write_expr(out, program, a, 14);
         }
+        ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+            // a left-nested chain of one connective (an invariant's thousands of cubes) is
+            // printed without recursing down its spine
+            let p = binary_precedence(*op);
+            let mut operands = vec![b.as_ref()];
+            let mut left = a.as_ref();
+            while let ExprKind::Binary(inner, l, r) = &left.kind {
+                if inner != op {
+                    break;
+                }
+                operands.push(r);
+                left = l;
+            }
+            operands.push(left);
+            for (i, operand) in operands.iter().rev().enumerate() {
+                if i > 0 {
+                    let _ = write!(out, " {} ", op.symbol());
+                }
+                write_expr(out, program, operand, if i == 0 { p } else { p + 1 });
+            }
+        }
         ExprKind::Binary(op, a, b) => {
             let p = binary_precedence(*op);
             // left-associative: the right operand needs a strictly higher precedence
@@ -241,4 +262,38 @@ pub fn display_program(program: &Program) -> String {
         out.push_str("}\n");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Var;
+
+    #[test]
+    fn long_left_nested_disjunctions_print_without_deep_recursion() {
+        let mut program = Program::default();
+        let x = program.add_var(Var {
+            name: "x".into(),
+            source_name: "x".into(),
+            ty: Type::INT,
+            kind: VarKind::Global,
+            span: diagnostics::Span::default(),
+            address_taken: false,
+        });
+        let atom = |i: i128| Expr::eq(Expr::var(x, Type::INT), Expr::int(i, Type::INT));
+        // deep enough to overflow a test thread's stack when printed recursively
+        let n = 100_000;
+        let mut chain = atom(0);
+        for i in 1..n {
+            chain = Expr::binary(BinaryOp::Or, chain, atom(i));
+        }
+        let text = display_expr(&program, &chain);
+        assert!(text.starts_with("x == 0 || x == 1 || x == 2"), "{}", &text[..40]);
+        assert!(text.ends_with(&format!("x == {}", n - 1)));
+        // a disjunction inside a conjunction keeps its parentheses
+        let mixed = Expr::binary(BinaryOp::And, Expr::binary(BinaryOp::Or, atom(1), atom(2)), atom(3));
+        assert_eq!(display_expr(&program, &mixed), "(x == 1 || x == 2) && x == 3");
+        // dropping the chain would recurse as deep
+        std::mem::forget(chain);
+    }
 }

@@ -97,7 +97,18 @@ pub fn needed_origins(program: &Program) -> Vec<boolprog::Origin> {
     out
 }
 
+/// Invariants with more cubes or clauses than this are weakened to a readable size: a
+/// disjunction of cubes to the literals all its cubes share, a conjunction of clauses to its
+/// first clauses. Both are still invariants (implied by the exact one). `diskperf_simpl1.cil`
+/// has one of some 10^5 cubes, 55 MB as text.
+const MAX_INVARIANT_TERMS: usize = 128;
+
 fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Vec<model_check::Literal>]) -> Expr {
+    if cubes.len() > MAX_INVARIANT_TERMS {
+        let shared: Vec<model_check::Literal> =
+            cubes[0].iter().filter(|lit| cubes[1..].iter().all(|cube| cube.contains(lit))).cloned().collect();
+        return cubes_to_expr(abs, proc, &[shared]);
+    }
     let in_scope = abs.variables_in_scope(proc);
     let mut disjuncts = Vec::new();
     for cube in cubes {
@@ -110,12 +121,41 @@ fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Ve
         }
         disjuncts.push(logic::conjunction(&conjuncts));
     }
-    logic::disjunction(&disjuncts)
+    balanced(disjuncts, BinaryOp::Or)
+}
+
+/// The conjunction or disjunction of `items` as a balanced tree: an invariant may have
+/// thousands of cubes, and evaluating, printing or dropping a left-nested chain of that
+/// length recurses as deep (`diskperf_simpl1.cil` overflowed the stack that way).
+fn balanced(items: Vec<Expr>, op: BinaryOp) -> Expr {
+    let unit = op == BinaryOp::And;
+    // constants decide or drop out
+    let mut kept = Vec::new();
+    for item in items {
+        match item.as_const() {
+            Some(v) if item.ty == c_ir::Type::Bool && (v != 0) == unit => {}
+            Some(_) if item.ty == c_ir::Type::Bool => return Expr::bool(!unit),
+            _ => kept.push(item),
+        }
+    }
+    fn build(items: &mut [Option<Expr>], op: BinaryOp) -> Expr {
+        if items.len() == 1 {
+            return items[0].take().unwrap_or_else(|| Expr::bool(op == BinaryOp::And));
+        }
+        let (left, right) = items.split_at_mut(items.len() / 2);
+        Expr::binary(op, build(left, op), build(right, op))
+    }
+    if kept.is_empty() {
+        return Expr::bool(unit);
+    }
+    let mut slots: Vec<Option<Expr>> = kept.into_iter().map(Some).collect();
+    build(&mut slots, op)
 }
 
 /// The CNF form: a clause with a literal over a helper variable is dropped as a whole (dropping
 /// only the literal would strengthen the invariant).
 fn clauses_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, clauses: &[Vec<model_check::Literal>]) -> Expr {
+    let clauses = &clauses[..clauses.len().min(MAX_INVARIANT_TERMS)];
     let in_scope = abs.variables_in_scope(proc);
     let mut conjuncts = Vec::new();
     'clauses: for clause in clauses {
@@ -128,7 +168,7 @@ fn clauses_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, clauses: 
         }
         conjuncts.push(logic::disjunction(&disjuncts));
     }
-    logic::conjunction(&conjuncts)
+    balanced(conjuncts, BinaryOp::And)
 }
 
 /// The invariants at every entry and loop head that the model checker reported.
@@ -214,8 +254,9 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
         // a point the execution never reaches: nothing holds there but `false`
         let formula = match visits.get(&at) {
             None => Expr::bool(false),
-            Some(v) if v.states.len() <= MAX_LISTED_STATES => logic::disjunction(
-                &v.states.iter().map(|state| logic::conjunction(&state.iter().map(|&(x, value)| equals(program, x, value)).collect::<Vec<_>>())).collect::<Vec<_>>(),
+            Some(v) if v.states.len() <= MAX_LISTED_STATES => balanced(
+                v.states.iter().map(|state| logic::conjunction(&state.iter().map(|&(x, value)| equals(program, x, value)).collect::<Vec<_>>())).collect(),
+                BinaryOp::Or,
             ),
             Some(v) => logic::conjunction(
                 &v.bounds
@@ -242,4 +283,29 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
 fn equals(program: &Program, x: VarId, value: i128) -> Expr {
     let ty = program.var(x).ty.clone();
     Expr::eq(Expr::var(x, ty.clone()), Expr::int(value, ty))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn depth(e: &Expr) -> usize {
+        match &e.kind {
+            c_ir::ExprKind::Binary(_, a, b) => 1 + depth(a).max(depth(b)),
+            _ => 0,
+        }
+    }
+
+    #[test]
+    fn large_invariants_are_balanced_and_constants_fold() {
+        let atom = |i: i128| Expr::eq(Expr::var(VarId(0), c_ir::Type::INT), Expr::int(i, c_ir::Type::INT));
+        let big = balanced((0..4096).map(atom).collect(), BinaryOp::Or);
+        // 12 levels of `||` over the `==` atoms
+        assert_eq!(depth(&big), 13);
+        assert!(balanced(vec![atom(1), Expr::bool(true)], BinaryOp::Or).is_true());
+        assert!(balanced(vec![atom(1), Expr::bool(false)], BinaryOp::And).is_false());
+        assert_eq!(balanced(vec![Expr::bool(true), atom(1)], BinaryOp::And), atom(1));
+        assert!(balanced(Vec::new(), BinaryOp::And).is_true());
+        assert!(balanced(Vec::new(), BinaryOp::Or).is_false());
+    }
 }

@@ -310,7 +310,7 @@ impl Run<'_> {
 
 /// Runs the CEGAR loop on a lowered program.
 pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
-    let mut run = Run { config, start: Instant::now(), solver_calls: 0, events };
+    let start = Instant::now();
     let mut outcome = CheckOutcome::unknown("not started", Vec::new());
     let Some(entry) = program.entry else {
         outcome.reason = Some("the program has no entry procedure".into());
@@ -340,6 +340,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         }
         _ => config,
     };
+    // the loop's own budget checks use the capped budget
+    let mut run = Run { config, start, solver_calls: 0, events };
     let mut predicates = PredicateSet::default();
     let initial = match config.initial_predicates {
         InitialPredicates::None => Vec::new(),
