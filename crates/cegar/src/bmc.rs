@@ -23,8 +23,7 @@
 use crate::replay::replay_to_error;
 use crate::Counterexample;
 use c_ir::interp::{run_observed, Limits, Outcome};
-use c_ir::interp::{eval_binary, eval_unary, normalize};
-use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, Var, VarId, VarKind};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, Var, VarId, VarKind};
 use diagnostics::Span;
 use std::collections::{BTreeMap, HashMap};
 
@@ -186,7 +185,7 @@ fn check_bound(program: &Program, solver: &solver::SolverConfig, bound: u32, sto
             return Step::GiveUp(format!("the solver cannot encode the unrolling: {e}"));
         }
     }
-    let error = balanced_or(&u.errors);
+    let error = logic::balanced(std::mem::take(&mut u.errors), BinaryOp::Or);
     let error_lit = match context.literal(&error) {
         Ok(l) => l,
         Err(e) => return Step::GiveUp(format!("the solver cannot encode the unrolling: {e}")),
@@ -209,7 +208,7 @@ fn check_bound(program: &Program, solver: &solver::SolverConfig, bound: u32, sto
         solver::SolveResult::Unknown => return Step::GiveUp("the SAT solver gave up on the unrolling".into()),
         solver::SolveResult::Unsat => {}
     }
-    let cut = balanced_or(&u.cut);
+    let cut = logic::balanced(std::mem::take(&mut u.cut), BinaryOp::Or);
     let cut_lit = match context.literal(&cut) {
         Ok(l) => l,
         Err(e) => return Step::GiveUp(format!("the solver cannot encode the unrolling: {e}")),
@@ -283,10 +282,10 @@ impl Unroller<'_> {
         }
     }
 
-    /// `e` over the state's SSA values, with constant subterms folded (so loops with constant
-    /// bounds end exactly: their guards become `false`).
+    /// `e` over the state's SSA values, simplified with the solver's constant folding (so
+    /// loops with constant bounds end exactly: their guards become `false`).
     fn eval(&self, e: &Expr, state: &State) -> Expr {
-        fold(&logic::map_expr(e, &mut |x| match &x.kind {
+        logic::simplify(&logic::map_expr(e, &mut |x| match &x.kind {
             ExprKind::Var(v) => state.values.get(v).cloned(),
             _ => None,
         }))
@@ -299,7 +298,7 @@ impl Unroller<'_> {
         if states.len() <= 1 {
             return states.pop().unwrap_or(State { guard: Expr::bool(false), values: HashMap::new(), unwound: HashMap::new() });
         }
-        let guard = self.define(balanced_or(&states.iter().map(|s| s.guard.clone()).collect::<Vec<_>>()), proc);
+        let guard = self.define(logic::balanced(states.iter().map(|s| s.guard.clone()).collect(), BinaryOp::Or), proc);
         let mut values = HashMap::new();
         let keys: Vec<VarId> = states[0].values.keys().copied().collect();
         for v in keys {
@@ -476,71 +475,5 @@ impl Unroller<'_> {
             }
         }
         self.merge(exits, proc)
-    }
-}
-
-/// The disjunction of `items` as a balanced tree (the encoder recurses over formulas).
-fn balanced_or(items: &[Expr]) -> Expr {
-    match items {
-        [] => Expr::bool(false),
-        [one] => one.clone(),
-        _ => {
-            let (left, right) = items.split_at(items.len() / 2);
-            let (a, b) = (balanced_or(left), balanced_or(right));
-            if a.is_true() || b.is_false() {
-                a
-            } else if b.is_true() || a.is_false() {
-                b
-            } else {
-                Expr::or(a, b)
-            }
-        }
-    }
-}
-
-/// Folds constant subterms the way the solver evaluates them (division by zero and shifts by
-/// the width or more are left to the solver, whose semantics for them the interpreter does not share).
-fn fold(e: &Expr) -> Expr {
-    let constant = |x: &Expr| x.as_const();
-    match &e.kind {
-        ExprKind::Unary(op, a) => {
-            let a = fold(a);
-            match constant(&a) {
-                Some(v) => Expr::int(if *op == UnaryOp::Not { (v == 0) as i128 } else { eval_unary(*op, v, &e.ty) }, e.ty.clone()),
-                None => Expr::new(ExprKind::Unary(*op, Box::new(a)), e.ty.clone()),
-            }
-        }
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (fold(a), fold(b));
-            let folded = match (constant(&a), constant(&b), op) {
-                (Some(_), Some(0), BinaryOp::Div | BinaryOp::Rem) => None,
-                (Some(_), Some(y), BinaryOp::Shl | BinaryOp::Shr) if y < 0 || y >= i128::from(a.ty.bits()) => None,
-                (Some(x), Some(y), _) => eval_binary(*op, x, y, &a.ty, &e.ty),
-                // connectives decided by one side
-                (Some(0), _, BinaryOp::And) | (_, Some(0), BinaryOp::And) => Some(0),
-                (Some(x), _, BinaryOp::Or) | (_, Some(x), BinaryOp::Or) if x != 0 => Some(1),
-                _ => None,
-            };
-            match folded {
-                Some(v) => Expr::int(v, e.ty.clone()),
-                None => Expr::new(ExprKind::Binary(*op, Box::new(a), Box::new(b)), e.ty.clone()),
-            }
-        }
-        ExprKind::Cast(a) => {
-            let a = fold(a);
-            match constant(&a) {
-                Some(v) if a.ty.is_integer() || a.ty == Type::Bool => Expr::int(normalize(v, &e.ty), e.ty.clone()),
-                _ => Expr::new(ExprKind::Cast(Box::new(a)), e.ty.clone()),
-            }
-        }
-        ExprKind::Ite(c, a, b) => {
-            let (c, a, b) = (fold(c), fold(a), fold(b));
-            match constant(&c) {
-                Some(0) => b,
-                Some(_) => a,
-                None => Expr::new(ExprKind::Ite(Box::new(c), Box::new(a), Box::new(b)), e.ty.clone()),
-            }
-        }
-        _ => e.clone(),
     }
 }

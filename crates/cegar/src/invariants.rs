@@ -121,35 +121,7 @@ fn cubes_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, cubes: &[Ve
         }
         disjuncts.push(logic::conjunction(&conjuncts));
     }
-    balanced(disjuncts, BinaryOp::Or)
-}
-
-/// The conjunction or disjunction of `items` as a balanced tree: an invariant may have
-/// thousands of cubes, and evaluating, printing or dropping a left-nested chain of that
-/// length recurses as deep (`diskperf_simpl1.cil` overflowed the stack that way).
-fn balanced(items: Vec<Expr>, op: BinaryOp) -> Expr {
-    let unit = op == BinaryOp::And;
-    // constants decide or drop out
-    let mut kept = Vec::new();
-    for item in items {
-        match item.as_const() {
-            Some(v) if item.ty == c_ir::Type::Bool && (v != 0) == unit => {}
-            Some(_) if item.ty == c_ir::Type::Bool => return Expr::bool(!unit),
-            _ => kept.push(item),
-        }
-    }
-    fn build(items: &mut [Option<Expr>], op: BinaryOp) -> Expr {
-        if items.len() == 1 {
-            return items[0].take().unwrap_or_else(|| Expr::bool(op == BinaryOp::And));
-        }
-        let (left, right) = items.split_at_mut(items.len() / 2);
-        Expr::binary(op, build(left, op), build(right, op))
-    }
-    if kept.is_empty() {
-        return Expr::bool(unit);
-    }
-    let mut slots: Vec<Option<Expr>> = kept.into_iter().map(Some).collect();
-    build(&mut slots, op)
+    logic::balanced(disjuncts, BinaryOp::Or)
 }
 
 /// The CNF form: a clause with a literal over a helper variable is dropped as a whole (dropping
@@ -168,7 +140,7 @@ fn clauses_to_expr(abs: &abstraction::Abstraction, proc: c_ir::ProcId, clauses: 
         }
         conjuncts.push(logic::disjunction(&disjuncts));
     }
-    balanced(conjuncts, BinaryOp::And)
+    logic::balanced(conjuncts, BinaryOp::And)
 }
 
 /// The invariants at every entry and loop head that the model checker reported.
@@ -254,7 +226,7 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
         // a point the execution never reaches: nothing holds there but `false`
         let formula = match visits.get(&at) {
             None => Expr::bool(false),
-            Some(v) if v.states.len() <= MAX_LISTED_STATES => balanced(
+            Some(v) if v.states.len() <= MAX_LISTED_STATES => logic::balanced(
                 v.states.iter().map(|state| logic::conjunction(&state.iter().map(|&(x, value)| equals(program, x, value)).collect::<Vec<_>>())).collect(),
                 BinaryOp::Or,
             ),
@@ -283,29 +255,4 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
 fn equals(program: &Program, x: VarId, value: i128) -> Expr {
     let ty = program.var(x).ty.clone();
     Expr::eq(Expr::var(x, ty.clone()), Expr::int(value, ty))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn depth(e: &Expr) -> usize {
-        match &e.kind {
-            c_ir::ExprKind::Binary(_, a, b) => 1 + depth(a).max(depth(b)),
-            _ => 0,
-        }
-    }
-
-    #[test]
-    fn large_invariants_are_balanced_and_constants_fold() {
-        let atom = |i: i128| Expr::eq(Expr::var(VarId(0), c_ir::Type::INT), Expr::int(i, c_ir::Type::INT));
-        let big = balanced((0..4096).map(atom).collect(), BinaryOp::Or);
-        // 12 levels of `||` over the `==` atoms
-        assert_eq!(depth(&big), 13);
-        assert!(balanced(vec![atom(1), Expr::bool(true)], BinaryOp::Or).is_true());
-        assert!(balanced(vec![atom(1), Expr::bool(false)], BinaryOp::And).is_false());
-        assert_eq!(balanced(vec![Expr::bool(true), atom(1)], BinaryOp::And), atom(1));
-        assert!(balanced(Vec::new(), BinaryOp::And).is_true());
-        assert!(balanced(Vec::new(), BinaryOp::Or).is_false());
-    }
 }

@@ -386,6 +386,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let invariant_origins = invariants::needed_origins(program);
     let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
         let grace_ms = full_budget.map(|b| b + 3000);
+        let mut bmc_safe = false;
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && bounded && single.is_none() {
             let stop = || cancel() || full_budget.is_some_and(|b| run.elapsed_ms() >= b);
             let why = outcome.reason.clone().unwrap_or_default();
@@ -394,6 +395,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     // the same guard as before the loop's SAFE verdicts (the random runs below
                     // turn it into UNSAFE if they reach the error)
                     outcome.verdict = Verdict::Safe;
+                    bmc_safe = true;
                     outcome.reason = Some(format!(
                         "bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times (the loop stopped: {why})"
                     ));
@@ -432,7 +434,6 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 _ => {}
             }
         }
-        let bmc_safe = outcome.verdict == Verdict::Safe && outcome.reason.as_deref().is_some_and(|r| r.starts_with("bounded model checking"));
         if (outcome.verdict == Verdict::Unknown || bmc_safe) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
             let found = {

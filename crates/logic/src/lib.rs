@@ -22,7 +22,7 @@ pub mod wp;
 pub use alias::{memory_type_key, AlwaysMayAlias, MayAlias, MemoryTypeKey, TypeBasedMayAlias};
 pub use cone::{bounded_cone_of_influence, cone_of_influence, shares_symbols, symbols, Symbol};
 pub use locations::{drfs, is_location, locations, vars};
-pub use simplify::{conjunction, disjunction, implies, negate, simplify};
+pub use simplify::{balanced, conjunction, disjunction, implies, negate, simplify};
 pub use substitute::{map_expr, substitute, substitute_at_prefix, substitute_var};
 pub use wp::{
     affected_locations, fresh_symbol, is_fresh_symbol, lift_ite, syntactically_distinct, wp_assign, wp_assign_unsimplified, wp_assume, wp_havoc, wp_malloc,

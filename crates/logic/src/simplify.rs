@@ -97,6 +97,35 @@ pub fn disjunction(items: &[Expr]) -> Expr {
     acc
 }
 
+/// The conjunction (`op` = `And`) or disjunction (`Or`) of `items` as a balanced tree, with
+/// boolean constants folded and no other rewriting. Unlike [`conjunction`] and
+/// [`disjunction`], whose left-nested chains are as deep as the list is long, the tree has
+/// logarithmic depth: thousands of invariant cubes or unrolled error guards can then be
+/// evaluated, encoded, printed and dropped without deep recursion.
+pub fn balanced(items: Vec<Expr>, op: BinaryOp) -> Expr {
+    let unit = op == BinaryOp::And;
+    let mut kept = Vec::new();
+    for item in items {
+        match item.as_const() {
+            Some(v) if item.ty == Type::Bool && (v != 0) == unit => {}
+            Some(_) if item.ty == Type::Bool => return Expr::bool(!unit),
+            _ => kept.push(item),
+        }
+    }
+    fn build(items: &mut [Option<Expr>], op: BinaryOp) -> Expr {
+        if items.len() == 1 {
+            return items[0].take().unwrap_or_else(|| Expr::bool(op == BinaryOp::And));
+        }
+        let (left, right) = items.split_at_mut(items.len() / 2);
+        Expr::binary(op, build(left, op), build(right, op))
+    }
+    if kept.is_empty() {
+        return Expr::bool(unit);
+    }
+    let mut slots: Vec<Option<Expr>> = kept.into_iter().map(Some).collect();
+    build(&mut slots, op)
+}
+
 /// `a ==> b`, simplified.
 pub fn implies(a: &Expr, b: &Expr) -> Expr {
     simplify(&Expr::binary(BinaryOp::Implies, a.clone(), b.clone()))

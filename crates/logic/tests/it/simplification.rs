@@ -139,3 +139,22 @@ fn complementary_operands_collapse_in_conjunctions_and_disjunctions() {
     let d = disjunction(&cubes);
     assert_eq!(b.show(&d).matches(" || ").count(), 4095);
 }
+
+#[test]
+fn balanced_trees_have_logarithmic_depth_and_fold_constants() {
+    fn depth(e: &Expr) -> usize {
+        match &e.kind {
+            c_ir::ExprKind::Binary(_, a, b) => 1 + depth(a).max(depth(b)),
+            _ => 0,
+        }
+    }
+    let atom = |i: i128| Expr::eq(Expr::var(c_ir::VarId(0), Type::INT), Expr::int(i, Type::INT));
+    let big = balanced((0..4096).map(atom).collect(), Or);
+    // 12 levels of `||` over the `==` atoms
+    assert_eq!(depth(&big), 13);
+    assert!(balanced(vec![atom(1), Expr::bool(true)], Or).is_true());
+    assert!(balanced(vec![atom(1), Expr::bool(false)], And).is_false());
+    assert_eq!(balanced(vec![Expr::bool(true), atom(1)], And), atom(1));
+    assert!(balanced(Vec::new(), And).is_true());
+    assert!(balanced(Vec::new(), Or).is_false());
+}
