@@ -11,6 +11,7 @@ pub mod bmc;
 pub mod invariants;
 pub mod replay;
 pub mod trace;
+pub mod zones;
 
 pub use invariants::{ProgramPointInvariant, InvariantPoint};
 pub use refine::RefinementMethod;
@@ -68,6 +69,10 @@ pub struct Config {
     /// (`refine::affine`) that share a variable with one of them: path-based refinement alone
     /// unrolls loops whose proof needs `k + j == n` or `j >= 0`.
     pub affine_candidates: bool,
+    /// Run the difference-bound analysis (`zones`) first: when it shows the error unreachable
+    /// it decides the program if the loop does not (the loop keeps a quarter of the budget),
+    /// and its loop-head relations join the affine candidates. Only with C integer widths.
+    pub zones: bool,
 }
 
 impl Config {
@@ -91,6 +96,7 @@ impl Config {
             record_details: true,
             safe_cross_check_runs: 64,
             affine_candidates: true,
+            zones: true,
         }
     }
 }
@@ -324,17 +330,29 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     } else {
         None
     };
+    // The difference-bound analysis: a proof when it shows the error unreachable, candidate
+    // predicates otherwise. It gets a tenth of the budget (at most 5 s).
+    let zone = if has_error && config.zones && config.integer_width.is_none() {
+        let zone_ms = config.time_budget_ms.map_or(5000, |b| (b / 10).min(5000));
+        let stop = || cancel() || start.elapsed().as_millis() as u64 >= zone_ms;
+        zones::analyze(program, &stop)
+    } else {
+        None
+    };
+    let zone_safe = zone.as_ref().is_some_and(|z| z.safe);
     // Programs over integer variables get a bounded model check when the loop gives up: the
     // loop keeps four fifths of the budget, the unrolling gets the rest.
     let bounded = has_error && config.safe_cross_check_runs > 0 && bmc::applicable(program);
     let full_budget = config.time_budget_ms;
     let capped;
-    let config = match (&single, config.time_budget_ms) {
-        (Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)), Some(budget)) => {
+    // a program decided already leaves the loop a quarter of the budget to find its own proof
+    let decided_early = zone_safe || matches!(single, Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)));
+    let config = match config.time_budget_ms {
+        Some(budget) if decided_early => {
             capped = Config { time_budget_ms: Some(budget / 4), ..config.clone() };
             &capped
         }
-        (_, Some(budget)) if bounded => {
+        Some(budget) if bounded => {
             capped = Config { time_budget_ms: Some(budget / 5 * 4), ..config.clone() };
             &capped
         }
@@ -387,6 +405,18 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let finish = |mut outcome: CheckOutcome, run: &mut Run, predicates: &PredicateSet| -> CheckOutcome {
         let grace_ms = full_budget.map(|b| b + 3000);
         let mut bmc_safe = false;
+        let mut zone_proof = false;
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
+            if let Some(z) = zone.as_ref().filter(|z| z.safe) {
+                let why = outcome.reason.clone().unwrap_or_default();
+                outcome.verdict = Verdict::Safe;
+                zone_proof = true;
+                outcome.invariants = z.invariants.clone();
+                outcome.reason = Some(format!(
+                    "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error (the loop stopped: {why})"
+                ));
+            }
+        }
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && bounded && single.is_none() {
             let stop = || cancel() || full_budget.is_some_and(|b| run.elapsed_ms() >= b);
             let why = outcome.reason.clone().unwrap_or_default();
@@ -434,13 +464,13 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 _ => {}
             }
         }
-        if (outcome.verdict == Verdict::Unknown || bmc_safe) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
+        if (outcome.verdict == Verdict::Unknown || bmc_safe || zone_proof) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
             let found = {
                 let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
                 replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop).or_else(|| {
                     // bugs behind long loops: longer runs over all magnitudes (the grace period bounds them)
-                    if bmc_safe {
+                    if bmc_safe || zone_proof {
                         return None;
                     }
                     replay::random_search_for_error(program, config.safe_cross_check_runs, replay::REPLAY_STEP_LIMIT, InputDistribution::Magnitudes, &stop)
@@ -656,7 +686,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if config.affine_candidates && !record.new_predicates.is_empty() {
-                    let added = add_affine_candidates(program, &mut affine_equalities, &record.new_predicates, &mut predicates);
+                    let added = add_affine_candidates(program, &mut affine_equalities, zone.as_ref(), &record.new_predicates, &mut predicates);
                     if !added.is_empty() {
                         if let Some(f) = record.feasibility.as_mut() {
                             let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();
@@ -705,6 +735,7 @@ const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
 fn add_affine_candidates(
     program: &Program,
     cache: &mut HashMap<ProcId, Vec<Expr>>,
+    zone: Option<&zones::ZoneResult>,
     new: &[ScopedPredicate],
     predicates: &mut PredicateSet,
 ) -> Vec<ScopedPredicate> {
@@ -718,7 +749,8 @@ fn add_affine_candidates(
             let candidates = cache.entry(proc).or_insert_with(|| {
                 let mut list: Vec<Expr> = Vec::new();
                 let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| e);
-                for e in equalities.chain(refine::affine::counter_bounds(program, proc)) {
+                let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().cloned();
+                for e in equalities.chain(relations).chain(refine::affine::counter_bounds(program, proc)) {
                     if !list.contains(&e) {
                         list.push(e);
                     }

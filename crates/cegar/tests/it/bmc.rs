@@ -5,9 +5,9 @@ use c_ir::interp::{run, Limits, Outcome};
 use c_ir::Program;
 use cegar::bmc::{applicable, bounded_check, BmcAnswer};
 
-const HEADER: &str = "extern unsigned char __VERIFIER_nondet_uchar(void);\nextern void reach_error(void);\n";
+pub(crate) const HEADER: &str = "extern unsigned char __VERIFIER_nondet_uchar(void);\nextern void reach_error(void);\n";
 
-fn lower(body: &str) -> Program {
+pub(crate) fn lower(body: &str) -> Program {
     let source = format!("{HEADER}{body}");
     let (program, diagnostics) = c_front::lower(&source, "t.c", &c_front::LowerOptions::default());
     assert!(!diagnostics::has_errors(&diagnostics), "{}", diagnostics::render_all(&diagnostics, "t.c", &source));
@@ -116,16 +116,16 @@ fn unbounded_loops_give_no_answer_and_memory_is_declined() {
 /// A random statement over `a` (the input), `b`, `c`: assignments, branches, loops with
 /// constant bounds (so every run ends and the unrolling is complete) and calls of `step`.
 #[derive(Clone, Debug)]
-enum Random {
+pub(crate) enum Random {
     Assign(usize, usize, &'static str, i32),
     If(usize, &'static str, i32, Vec<Random>, Vec<Random>),
     Loop(u8, Vec<Random>),
     Call(usize, usize),
 }
 
-const VARS: [&str; 3] = ["a", "b", "c"];
+pub(crate) const VARS: [&str; 3] = ["a", "b", "c"];
 
-fn random_stmt() -> impl proptest::strategy::Strategy<Value = Random> {
+pub(crate) fn random_stmt() -> impl proptest::strategy::Strategy<Value = Random> {
     use proptest::prelude::*;
     let leaf = prop_oneof![
         (0usize..3, 0usize..3, prop::sample::select(vec!["+", "-", "*", "&", "|", "^", ">>", "%"]), -3i32..9)
@@ -141,7 +141,7 @@ fn random_stmt() -> impl proptest::strategy::Strategy<Value = Random> {
     })
 }
 
-fn render(stmts: &[Random], depth: usize, out: &mut String) {
+pub(crate) fn render(stmts: &[Random], depth: usize, out: &mut String) {
     for s in stmts {
         match s {
             Random::Assign(x, y, op, k) => {
