@@ -101,6 +101,27 @@ impl Config {
     }
 }
 
+/// Where a SAFE verdict's invariants come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InvariantSource {
+    /// The final boolean program's reachable states, over the predicates.
+    BooleanProgram,
+    /// The states of the only execution of a program without input (`replay::single_execution`).
+    SingleExecution,
+    /// The difference-bound analysis (`zones`).
+    DifferenceBounds,
+}
+
+impl InvariantSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            InvariantSource::BooleanProgram => "boolean_program",
+            InvariantSource::SingleExecution => "single_execution",
+            InvariantSource::DifferenceBounds => "difference_bounds",
+        }
+    }
+}
+
 /// The phase the loop is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
@@ -246,6 +267,8 @@ pub struct CheckOutcome {
     pub predicates: Vec<ScopedPredicate>,
     /// When SAFE: the invariants at procedure entries and loop heads.
     pub invariants: Vec<ProgramPointInvariant>,
+    /// What the invariants are.
+    pub invariant_source: InvariantSource,
     /// When UNSAFE.
     pub counterexample: Option<Counterexample>,
     pub statistics: Statistics,
@@ -260,6 +283,7 @@ impl CheckOutcome {
             iterations: Vec::new(),
             predicates: Vec::new(),
             invariants: Vec::new(),
+            invariant_source: InvariantSource::BooleanProgram,
             counterexample: None,
             statistics: Statistics::default(),
             diagnostics,
@@ -412,6 +436,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 outcome.verdict = Verdict::Safe;
                 zone_proof = true;
                 outcome.invariants = z.invariants.clone();
+                outcome.invariant_source = InvariantSource::DifferenceBounds;
                 outcome.reason = Some(format!(
                     "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error (the loop stopped: {why})"
                 ));
@@ -452,6 +477,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 Some(SingleExecution::Safe { steps }) => {
                     outcome.verdict = Verdict::Safe;
                     outcome.invariants = invariants::execution_invariants(program, steps.saturating_add(1));
+                    outcome.invariant_source = InvariantSource::SingleExecution;
                     outcome.reason = Some(format!(
                         "the program reads no input, and its only execution ends after {steps} statements without reaching the error (the loop stopped: {why})"
                     ));

@@ -222,6 +222,10 @@ pub struct Outcome {
     pub iterations: Vec<IterationSnapshot>,
     pub final_predicates: String,
     pub invariants: Vec<InvariantData>,
+    /// What the invariants are: `boolean_program` (reachable states over the predicates),
+    /// `single_execution` (the states of a program's only run) or `difference_bounds` (the
+    /// zones of the difference-bound analysis).
+    pub invariant_source: String,
     pub trace: Vec<ConcreteStep>,
     pub inputs: Vec<String>,
     pub statistics: Statistics,

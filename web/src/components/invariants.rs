@@ -21,16 +21,15 @@ pub fn invariants_view() -> Html {
         };
         return html! { <Empty><p>{ why }</p></Empty> };
     }
-    // invariants read off the program's single execution rather than the boolean program
-    let from_execution = outcome.reason.starts_with("the program reads no input");
     let focused = state.focus.c_line;
+    let hint = match outcome.invariant_source.as_str() {
+        "single_execution" => "The states the program's only execution passes through at each point (it reads no input): a SAFE verdict is proved by running it.",
+        "difference_bounds" => "Bounds on the variables and on differences of two variables at each point, from the difference-bound analysis (an abstract interpretation over machine integers): no state they allow reaches the error.",
+        _ => "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts.",
+    };
     html! {
         <div class="invariants-view">
-            <p class="hint">{ if from_execution {
-                "The states the program's only execution passes through at each point (it reads no input): a SAFE verdict is proved by running it."
-            } else {
-                "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts."
-            } }</p>
+            <p class="hint">{ hint }</p>
             <table class="trace-table invariants-table" id="invariants-table">
                 <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
                 <tbody>

@@ -142,6 +142,25 @@ fn cancellation_stops_a_run() {
     assert_eq!(outcome.verdict, Verdict::Unknown);
 }
 
+#[test]
+fn invariants_say_where_they_come_from() {
+    // one iteration cannot prove the loop; the difference-bound analysis does
+    let source = "extern int __VERIFIER_nondet_int(void); extern void reach_error(void);
+        int main() { int m = __VERIFIER_nondet_int(); if (m <= 0 || m >= 1000) return 0;
+          int i = 0; int j = m; while (i < m) { if (i > j) reach_error(); i++; } return 0; }";
+    let mut req = request(Mode::Check, source, "");
+    req.options.max_iterations = 1;
+    req.options.timeout_ms = 4000;
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{}", outcome.reason);
+    assert_eq!(outcome.invariant_source, "difference_bounds");
+    assert!(outcome.invariants.iter().any(|i| i.formula.contains("i <= j")), "{:?}", outcome.invariants);
+    // the boolean program proves testdev's fixed version itself
+    let fixed = run_example("testdev-fixed");
+    assert_eq!(fixed.verdict, Verdict::Safe);
+    assert_eq!(fixed.invariant_source, "boolean_program");
+}
+
 fn lattice_run(id: &str) -> playground_api::Outcome {
     let example = examples::by_id(id).unwrap_or_else(|| panic!("no example {id}"));
     let mut req = request(Mode::Abstract, example.source, example.predicates);
