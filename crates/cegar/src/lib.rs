@@ -419,7 +419,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     // strengthening results reused across iterations (keyed by goal, cone and settings)
     let mut abstraction_cache = abstraction::AbstractionCache::new();
     // Karr's equalities per procedure, computed when first needed
-    let mut affine_equalities: HashMap<ProcId, Vec<Expr>> = HashMap::new();
+    let mut affine_equalities: HashMap<ProcId, Vec<(Expr, bool)>> = HashMap::new();
     let mut bmc_solver = solver_config.clone();
     // the unrolling ends with the budget: the grace period belongs to the random runs
     bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b));
@@ -751,8 +751,10 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
 /// Statements of the first run of a program that reads no input (`replay::single_execution`).
 const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;
 
-/// At most this many affine candidates join the predicates of one refinement.
+/// At most this many affine candidates join the predicates of one refinement ...
 const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
+/// ... of which at most this many are zone relations (each one more predicate to abstract with).
+const ZONE_CANDIDATES_PER_REFINEMENT: usize = 3;
 
 /// The affine loop-head equalities and counter bounds (`refine::affine`) of the procedures of the `new`
 /// predicates (every procedure for a global one) that share a variable with one of them and
@@ -760,39 +762,43 @@ const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
 /// when they mention globals only) and returned.
 fn add_affine_candidates(
     program: &Program,
-    cache: &mut HashMap<ProcId, Vec<Expr>>,
+    cache: &mut HashMap<ProcId, Vec<(Expr, bool)>>,
     zone: Option<&zones::ZoneResult>,
     new: &[ScopedPredicate],
     predicates: &mut PredicateSet,
 ) -> Vec<ScopedPredicate> {
     let mut added = Vec::new();
+    let mut from_zones = 0;
     for d in new {
         let procs: Vec<ProcId> = match d.scope {
             Some(p) => vec![p],
             None => program.proc_ids().collect(),
         };
         for proc in procs {
+            // (candidate, whether it is a zone relation)
             let candidates = cache.entry(proc).or_insert_with(|| {
-                let mut list: Vec<Expr> = Vec::new();
-                let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| e);
-                let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().cloned();
-                for e in equalities.chain(relations).chain(refine::affine::counter_bounds(program, proc)) {
-                    if !list.contains(&e) {
-                        list.push(e);
+                let mut list: Vec<(Expr, bool)> = Vec::new();
+                let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| (e, false));
+                let bounds = refine::affine::counter_bounds(program, proc).into_iter().map(|e| (e, false));
+                let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().map(|e| (e.clone(), true));
+                for (e, z) in equalities.chain(bounds).chain(relations) {
+                    if !list.iter().any(|(f, _)| *f == e) {
+                        list.push((e, z));
                     }
                 }
                 list
             });
-            for e in candidates.iter() {
+            for (e, is_zone) in candidates.iter() {
                 if added.len() >= AFFINE_CANDIDATES_PER_REFINEMENT {
                     return added;
                 }
-                if !logic::shares_symbols(e, &d.predicate) {
+                if (*is_zone && from_zones >= ZONE_CANDIDATES_PER_REFINEMENT) || !logic::shares_symbols(e, &d.predicate) {
                     continue;
                 }
                 let local = logic::vars(e).iter().any(|v| !program.globals.contains(v));
                 let scope = if local { Some(proc) } else { None };
                 if predicates.insert(scope, e.clone()) {
+                    from_zones += *is_zone as usize;
                     added.push(scoped(program, scope, e));
                 }
             }

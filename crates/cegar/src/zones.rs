@@ -49,7 +49,8 @@ pub struct ZoneResult {
     pub safe: bool,
     /// The zones at procedure entries and loop heads (joined over calling contexts), as C formulas.
     pub invariants: Vec<ProgramPointInvariant>,
-    /// Per procedure: relations and bounds at its loop heads, as candidate predicates (relations first).
+    /// Per procedure: the relations at its loop heads that involve a counter (a variable moved by
+    /// constant steps), as candidate predicates (small constants first).
     pub loop_facts: HashMap<ProcId, Vec<Expr>>,
 }
 
@@ -72,8 +73,13 @@ pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<ZoneResult>
         };
         if point == InvariantPoint::LoopHead {
             if let Some(d) = &state {
+                let counters = counters(program, at.proc);
                 let facts = loop_facts.entry(at.proc).or_default();
                 for c in constraints(program, &layout, d, true) {
+                    // a relation helps where refinement unrolls a loop: one side is a counter
+                    if !c.vars().iter().any(|v| counters.contains(v)) {
+                        continue;
+                    }
                     if facts.len() < MAX_CANDIDATES && !facts.contains(&c) {
                         facts.push(c);
                     }
@@ -84,6 +90,28 @@ pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<ZoneResult>
         invariants.push(ProgramPointInvariant { at, point, span: program.stmt(at).span, line: 0, formula, text });
     }
     Some(ZoneResult { safe: !result.error, invariants, loop_facts })
+}
+
+/// The variables `proc` moves by a constant step (`i = i + 1`, `k = k - 2`).
+fn counters(program: &Program, proc: ProcId) -> Vec<VarId> {
+    fn strip(e: &Expr) -> &Expr {
+        match &e.kind {
+            ExprKind::Cast(inner) => strip(inner),
+            _ => e,
+        }
+    }
+    let mut out = Vec::new();
+    for stmt in &program.proc(proc).body {
+        let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(x), .. }, rhs } = &stmt.kind else { continue };
+        if let ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, b) = &strip(rhs).kind {
+            let (a, b) = (strip(a), strip(b));
+            let steps = matches!((&a.kind, &b.kind), (ExprKind::Var(v), ExprKind::Const(c)) | (ExprKind::Const(c), ExprKind::Var(v)) if v == x && *c != 0);
+            if steps && !out.contains(x) {
+                out.push(*x);
+            }
+        }
+    }
+    out
 }
 
 /// Why an analysis stopped without a result.
@@ -1120,9 +1148,9 @@ fn modified_globals(program: &Program) -> HashMap<ProcId, Vec<VarId>> {
 // ---------------------------------------------------------------------------------------------
 // Reading states back as C
 
-/// The constraints of `d` as C formulas over the source variables (and, for `candidates`,
-/// temporaries and symbolic constants too): relations not implied by the variables' bounds,
-/// then bounds tighter than the types. Relations between variables of one type read `x <= y`,
+/// The constraints of `d` as C formulas over the source variables: relations not implied by
+/// the variables' bounds, then bounds tighter than the types; for `candidates`, the relations
+/// only, over temporaries and symbolic constants too. Relations between variables of one type read `x <= y`,
 /// `x < y`, `x == y`; others are compared as `long long` differences when both are at most 32
 /// bits wide (no wrap-around) and left out otherwise.
 fn constraints(program: &Program, layout: &Layout, d: &Dbm, candidates: bool) -> Vec<Expr> {
@@ -1176,9 +1204,15 @@ fn constraints(program: &Program, layout: &Layout, d: &Dbm, candidates: bool) ->
             }
         }
     }
-    // relations with small constants first (`l <= i` before `i - k <= 999998`)
+    // relations with small constants first (`l <= i` before `i - k <= 999998`); candidates
+    // are relations only (the refinement finds bounds itself, `refine::affine` those of counters)
     relations.sort_by_key(|(c, _)| *c);
-    relations.into_iter().map(|(_, e)| e).chain(bounds).collect()
+    let relations = relations.into_iter().map(|(_, e)| e);
+    if candidates {
+        relations.collect()
+    } else {
+        relations.chain(bounds).collect()
+    }
 }
 
 /// `x - y <= c` (or `x - y == c` when `equal`) as a C formula, when it can be written without wrap-around.
