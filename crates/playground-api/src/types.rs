@@ -224,7 +224,8 @@ pub struct Outcome {
     pub invariants: Vec<InvariantData>,
     /// What the invariants are: `boolean_program` (reachable states over the predicates),
     /// `single_execution` (the states of a program's only run) or `difference_bounds` (the
-    /// zones of the difference-bound analysis).
+    /// zones of the difference-bound analysis). Empty in outcomes stored before it existed.
+    #[serde(default)]
     pub invariant_source: String,
     pub trace: Vec<ConcreteStep>,
     pub inputs: Vec<String>,
