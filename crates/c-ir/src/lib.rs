@@ -416,6 +416,18 @@ impl Procedure {
     pub fn label_index(&self, label: &str) -> Option<u32> {
         self.body.iter().position(|s| s.label.as_deref() == Some(label)).map(|i| i as u32)
     }
+    /// The loop heads: targets of jumps from the same or a later statement, in order.
+    pub fn loop_heads(&self) -> Vec<u32> {
+        let mut heads: Vec<u32> = Vec::new();
+        for (i, stmt) in self.body.iter().enumerate() {
+            if let StmtKind::Goto { targets } = &stmt.kind {
+                heads.extend(targets.iter().copied().filter(|&t| t as usize <= i));
+            }
+        }
+        heads.sort_unstable();
+        heads.dedup();
+        heads
+    }
     /// Indices of the statements that may execute after statement `index`.
     pub fn successors(&self, index: u32) -> Vec<u32> {
         let Some(stmt) = self.body.get(index as usize) else { return Vec::new() };

@@ -32,18 +32,7 @@ pub fn invariant_points(program: &Program) -> Vec<(StmtRef, InvariantPoint)> {
             continue;
         }
         out.push((StmtRef { proc: proc_id, index: 0 }, InvariantPoint::ProcedureEntry));
-        let mut heads: Vec<u32> = Vec::new();
-        for (i, stmt) in proc.body.iter().enumerate() {
-            if let StmtKind::Goto { targets } = &stmt.kind {
-                for &t in targets {
-                    if t as usize <= i && !heads.contains(&t) {
-                        heads.push(t);
-                    }
-                }
-            }
-        }
-        heads.sort_unstable();
-        for h in heads {
+        for h in proc.loop_heads() {
             if h != 0 {
                 out.push((StmtRef { proc: proc_id, index: h }, InvariantPoint::LoopHead));
             }

@@ -418,8 +418,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     abstraction_config.solver = solver_config.clone();
     // strengthening results reused across iterations (keyed by goal, cone and settings)
     let mut abstraction_cache = abstraction::AbstractionCache::new();
-    // Karr's equalities per procedure, computed when first needed
-    let mut affine_equalities: HashMap<ProcId, Vec<(Expr, bool)>> = HashMap::new();
+    // loop-invariant candidates per procedure (Karr's equalities, counter bounds, zone
+    // relations), computed when first needed
+    let mut loop_candidates: HashMap<ProcId, Vec<(Expr, bool)>> = HashMap::new();
     let mut bmc_solver = solver_config.clone();
     // the unrolling ends with the budget: the grace period belongs to the random runs
     bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b));
@@ -712,7 +713,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if config.affine_candidates && !record.new_predicates.is_empty() {
-                    let added = add_affine_candidates(program, &mut affine_equalities, zone.as_ref(), &record.new_predicates, &mut predicates);
+                    let added = add_affine_candidates(program, &mut loop_candidates, zone.as_ref(), &record.new_predicates, &mut predicates);
                     if !added.is_empty() {
                         if let Some(f) = record.feasibility.as_mut() {
                             let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();

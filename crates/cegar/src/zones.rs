@@ -769,7 +769,13 @@ struct Analyzer<'p> {
     stack: Vec<ProcId>,
     /// States at procedure entries and loop heads, joined over all analysed contexts.
     points: HashMap<StmtRef, Option<Dbm>>,
-    heads: HashMap<ProcId, Rc<Vec<bool>>>,
+    cfgs: HashMap<ProcId, Rc<Cfg>>,
+}
+
+/// Loop heads and predecessors of a procedure's statements.
+struct Cfg {
+    heads: Vec<bool>,
+    preds: Vec<Vec<usize>>,
 }
 
 impl<'p> Analyzer<'p> {
@@ -783,7 +789,7 @@ impl<'p> Analyzer<'p> {
             memo: HashMap::new(),
             stack: Vec::new(),
             points: HashMap::new(),
-            heads: HashMap::new(),
+            cfgs: HashMap::new(),
         }
     }
 
@@ -841,15 +847,8 @@ impl<'p> Analyzer<'p> {
         let body = &program.proc(proc).body;
         let n = body.len();
         let layout = self.layout(proc).ok_or(GiveUp::Unsupported)?;
-        let heads = self.heads(proc);
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for i in 0..n {
-            for s in program.proc(proc).successors(i as u32) {
-                if (s as usize) < n && !preds[s as usize].contains(&i) {
-                    preds[s as usize].push(i);
-                }
-            }
-        }
+        let cfg = self.cfg(proc);
+        let (heads, preds) = (&cfg.heads, &cfg.preds);
         let mut states: Vec<Option<Dbm>> = vec![None; n];
         let mut visits = vec![0u32; n];
         let mut stable = false;
@@ -891,10 +890,10 @@ impl<'p> Analyzer<'p> {
             }
         }
         let mut error = false;
-        if !self.verify(proc, &layout, &preds, &states, entry, &mut error)? {
+        if !self.verify(proc, &layout, preds, &states, entry, &mut error)? {
             states = ascended;
             error = false;
-            if !self.verify(proc, &layout, &preds, &states, entry, &mut error)? {
+            if !self.verify(proc, &layout, preds, &states, entry, &mut error)? {
                 return Err(GiveUp::Unsupported);
             }
         }
@@ -925,24 +924,28 @@ impl<'p> Analyzer<'p> {
         Ok(true)
     }
 
-    fn heads(&mut self, proc: ProcId) -> Rc<Vec<bool>> {
-        if let Some(h) = self.heads.get(&proc) {
-            return h.clone();
+    /// The procedure's control flow, computed once for all its contexts.
+    fn cfg(&mut self, proc: ProcId) -> Rc<Cfg> {
+        if let Some(c) = self.cfgs.get(&proc) {
+            return c.clone();
         }
-        let body = &self.program.proc(proc).body;
-        let mut heads = vec![false; body.len()];
-        for (i, stmt) in body.iter().enumerate() {
-            if let StmtKind::Goto { targets } = &stmt.kind {
-                for &t in targets {
-                    if (t as usize) <= i {
-                        heads[t as usize] = true;
-                    }
+        let p = self.program.proc(proc);
+        let n = p.body.len();
+        let mut heads = vec![false; n];
+        for h in p.loop_heads() {
+            heads[h as usize] = true;
+        }
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for i in 0..n {
+            for s in p.successors(i as u32) {
+                if (s as usize) < n && !preds[s as usize].contains(&i) {
+                    preds[s as usize].push(i);
                 }
             }
         }
-        let heads = Rc::new(heads);
-        self.heads.insert(proc, heads.clone());
-        heads
+        let cfg = Rc::new(Cfg { heads, preds });
+        self.cfgs.insert(proc, cfg.clone());
+        cfg
     }
 
     /// The join of what the predecessors pass on (and the entry state at statement 0).
@@ -956,11 +959,11 @@ impl<'p> Analyzer<'p> {
         mut error: Option<&mut bool>,
     ) -> Result<Option<Dbm>, GiveUp> {
         let mut acc = entry.cloned();
-        let heads = self.heads(proc);
+        let cfg = self.cfg(proc);
         for &p in preds {
             let Some(state) = &states[p] else { continue };
             // a widened loop head is kept unclosed
-            let state = if heads[p] { state.clone().closed() } else { Some(state.clone()) };
+            let state = if cfg.heads[p] { state.clone().closed() } else { Some(state.clone()) };
             let Some(state) = state else { continue };
             let post = self.post(proc, layout, p, state, error.as_deref_mut())?;
             acc = join(acc, post);
@@ -1026,19 +1029,19 @@ impl<'p> Analyzer<'p> {
         }
         let callee_layout = self.layout(callee).ok_or(GiveUp::Unsupported)?;
         let both = self.call_layout(caller, callee);
-        // entry: formals := actuals, over caller and callee variables
-        let mut combined = d.reshape(layout, &both);
-        {
-            let ctx = Ctx { layout: &both };
+        let ctx = Ctx { layout: &both };
+        // `targets[i] := args[i]` over caller and callee variables, from the caller's state
+        let bind = |targets: &dyn Fn(VarId) -> Option<VarId>| -> Option<Dbm> {
+            let mut combined = d.reshape(layout, &both);
             for (f, a) in callee_proc.formals.iter().zip(args) {
-                if let Some(&x) = both.index.get(f) {
-                    match ctx.assign(combined, x, a) {
-                        Some(c) => combined = c,
-                        None => return Ok(None),
-                    }
+                if let Some(&x) = targets(*f).and_then(|t| both.index.get(&t)) {
+                    combined = ctx.assign(combined, x, a)?;
                 }
             }
-        }
+            Some(combined)
+        };
+        // entry: formals := actuals
+        let Some(combined) = bind(&|f| Some(f)) else { return Ok(None) };
         let entry = combined.reshape(&both, &callee_layout);
         let result = self.analyze(callee, entry)?;
         if let Some(e) = error {
@@ -1050,18 +1053,7 @@ impl<'p> Analyzer<'p> {
         // The symbolic constants `'f` keep the formals' entry values: they equal the actuals
         // as evaluated before the call, which relates the callee's results to the caller's
         // variables.
-        let mut combined = d.reshape(layout, &both);
-        {
-            let ctx = Ctx { layout: &both };
-            for (f, a) in callee_proc.formals.iter().zip(args) {
-                if let Some(&x) = program.symbolic_const_of(*f).and_then(|s| both.index.get(&s)) {
-                    match ctx.assign(combined, x, a) {
-                        Some(c) => combined = c,
-                        None => return Ok(None),
-                    }
-                }
-            }
-        }
+        let Some(mut combined) = bind(&|f| program.symbolic_const_of(f)) else { return Ok(None) };
         for g in self.modifies.get(&callee).map(Vec::as_slice).unwrap_or(&[]) {
             if let Some(&x) = both.index.get(g) {
                 combined.forget(&both, x);
@@ -1071,24 +1063,14 @@ impl<'p> Analyzer<'p> {
         // meet: both describe the same state of the shared globals
         combined.m.iter_mut().zip(&from_exit.m).for_each(|(a, b)| *a = (*a).min(*b));
         let Some(mut combined) = combined.closed() else { return Ok(None) };
-        if let (Some(lhs), Some(Some(value))) = (lhs, callee_proc.body.last().map(|s| match &s.kind {
-            StmtKind::Return { value } => value.clone(),
-            _ => None,
-        })) {
-            if let ExprKind::Var(v) = lhs.kind {
-                if let Some(&x) = both.index.get(&v) {
-                    let ctx = Ctx { layout: &both };
-                    match ctx.assign(combined, x, &value) {
-                        Some(c) => combined = c,
-                        None => return Ok(None),
-                    }
-                }
-            }
-        } else if let Some(x) = target {
-            // a call whose value is stored but not returned: anything
-            let xv = layout.vars[x - 1];
-            if let Some(&bx) = both.index.get(&xv) {
-                combined.forget(&both, bx);
+        if let Some(x) = target.and_then(|x| both.index.get(&layout.vars[x - 1]).copied()) {
+            match callee_proc.body.last().map(|s| &s.kind) {
+                Some(StmtKind::Return { value: Some(value) }) => match ctx.assign(combined, x, value) {
+                    Some(c) => combined = c,
+                    None => return Ok(None),
+                },
+                // a call whose value is stored but not returned: anything
+                _ => combined.forget(&both, x),
             }
         }
         Ok(Some(combined.reshape(&both, layout)))
