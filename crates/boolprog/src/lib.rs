@@ -360,11 +360,11 @@ pub fn predicate_name(text: &str) -> String {
     format!("{{{}}}", cleaned.trim())
 }
 
-/// True for a plain identifier `[A-Za-z_][A-Za-z0-9_]*`.
+/// True for a plain identifier `[A-Za-z_$][A-Za-z0-9_$]*` (boom writes shared variables `$x`).
 pub fn is_plain_identifier(name: &str) -> bool {
     let mut chars = name.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
 /// True for a name the printers can print and the parser read back: a plain identifier that

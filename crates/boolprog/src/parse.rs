@@ -5,8 +5,9 @@ use diagnostics::{Diagnostic, Span};
 use crate::{Expr, Procedure, Program, Stmt, StmtKind, VarDecl};
 
 const KEYWORDS: &[&str] = &[
-    "decl", "bool", "void", "begin", "end", "if", "then", "else", "elsif", "fi", "while", "do", "od", "skip", "goto",
-    "return", "assume", "assert", "call", "enforce", "choose", "schoose", "unknown", "true", "false", "T", "F",
+    "decl", "bool", "void", "begin", "end", "if", "then", "else", "elsif", "elif", "fi", "while", "do", "od", "skip",
+    "goto", "return", "assume", "assert", "call", "enforce", "abortif", "choose", "schoose", "unknown", "true", "false",
+    "T", "F",
 ];
 
 /// True for the reserved words of either syntax.
@@ -63,7 +64,7 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
         // `'x` / `'{p}`: the value of `x` after an assignment, inside a `constrain` clause.
         let primed = c == b'\''
             && i + 1 < bytes.len()
-            && (bytes[i + 1].is_ascii_alphabetic() || bytes[i + 1] == b'_' || bytes[i + 1] == b'{');
+            && (bytes[i + 1].is_ascii_alphabetic() || matches!(bytes[i + 1], b'_' | b'$' | b'{'));
         if primed {
             i += 1;
         }
@@ -89,8 +90,8 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                 i = start;
             }
         }
-        if c.is_ascii_alphabetic() || c == b'_' {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$') {
                 i += 1;
             }
             out.push(Token { tok: Tok::Ident(text[start..i].to_string()), span: Span::new(start as u32, i as u32) });
@@ -132,6 +133,8 @@ struct Parser {
     extra_locals: Vec<String>,
     /// Counter for fresh names.
     fresh: u32,
+    /// `enforce` statements met inside the body of the procedure being parsed.
+    body_enforce: Vec<Expr>,
 }
 
 const MAX_DEPTH: u32 = 256;
@@ -150,7 +153,8 @@ pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
 pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let toks = lex(text, &mut diags);
-    let mut p = Parser { toks, pos: 0, diags, depth: 0, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0 };
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
+        body_enforce: Vec::new() };
     let program = p.program();
     (program, p.diags)
 }
@@ -310,6 +314,10 @@ impl Parser {
     fn procedure(&mut self) -> PResult<Procedure> {
         let start = self.span();
         let mut returns = 0usize;
+        // boom marks procedures for its explicit-state search with `dfs`; it changes nothing here.
+        if self.is_word("dfs") && matches!(self.peek_at(1), Tok::Ident(w) if w == "void" || w == "bool") {
+            self.bump();
+        }
         if self.eat_word("void") {
         } else if self.eat_word("bool") {
             returns = 1;
@@ -373,8 +381,16 @@ impl Parser {
             }
         }
         self.extra_locals.clear();
+        self.body_enforce.clear();
         proc.body = self.sequence(&[closer]);
         proc.locals.append(&mut self.extra_locals);
+        // boom allows `enforce` among the statements; like Bebop's it constrains the whole procedure.
+        for e in self.body_enforce.drain(..) {
+            proc.enforce = Some(match proc.enforce.take() {
+                Some(old) => Expr::and(old, e),
+                None => e,
+            });
+        }
         if closer == "end" {
             self.expect_word("end")?;
         } else {
@@ -421,7 +437,7 @@ impl Parser {
                 return;
             }
             match self.peek() {
-                Tok::Ident(w) if matches!(w.as_str(), "fi" | "od" | "end" | "else" | "elsif") => return,
+                Tok::Ident(w) if matches!(w.as_str(), "fi" | "od" | "end" | "else" | "elsif" | "elif") => return,
                 _ => {
                     self.bump();
                 }
@@ -475,6 +491,16 @@ impl Parser {
         Ok(())
     }
 
+    /// The `;` after a statement; boom lets the last statement of a block go without one.
+    fn end_statement(&mut self) -> PResult<()> {
+        if self.eat_punct(";") || self.at_terminator(&["end", "fi", "od", "else", "elsif", "elif", "}"]) {
+            Ok(())
+        } else {
+            self.error_expected("`;`");
+            Err(())
+        }
+    }
+
     fn statement_kind(&mut self) -> PResult<StmtKind> {
         let word = match self.peek().clone() {
             Tok::Ident(w) => w,
@@ -486,25 +512,25 @@ impl Parser {
         match word.as_str() {
             "skip" => {
                 self.bump();
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(StmtKind::Skip)
             }
             "goto" => {
                 self.bump();
                 let targets = self.names()?.into_iter().map(|(n, _)| n).collect();
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(StmtKind::Goto(targets))
             }
             "return" => {
                 self.bump();
                 let values = if self.is_punct(";") { Vec::new() } else { self.exprs()? };
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(StmtKind::Return(values))
             }
             "assume" | "assert" => {
                 self.bump();
                 let e = self.expr()?;
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(if word == "assume" { StmtKind::Assume(e) } else { StmtKind::Assert(e) })
             }
             "if" => {
@@ -523,11 +549,41 @@ impl Parser {
                 };
                 Ok(StmtKind::While { cond, body })
             }
+            "abortif" => {
+                // boom: the execution is abandoned when the condition holds.
+                self.bump();
+                let e = self.expr()?;
+                self.end_statement()?;
+                Ok(StmtKind::Assume(Expr::Not(Box::new(e))))
+            }
+            "enforce" => {
+                self.bump();
+                let e = self.expr()?;
+                self.end_statement()?;
+                self.body_enforce.push(e);
+                Ok(StmtKind::Skip)
+            }
+            "decl" => {
+                // boom allows declarations among the statements.
+                self.bump();
+                let names = self.names()?;
+                self.end_statement()?;
+                self.extra_locals.extend(names.into_iter().map(|(n, _)| n));
+                Ok(StmtKind::Skip)
+            }
+            "start_thread" | "end_thread" | "sync" | "atomic_begin" | "atomic_end" | "thread_local" => {
+                self.diags.push(
+                    Diagnostic::error(self.span(), format!("unsupported: `{word}` (concurrent boolean programs)"))
+                        .with_help("predabs checks sequential boolean programs"),
+                );
+                self.bump();
+                Err(())
+            }
             "call" => {
                 self.bump();
                 let (callee, _) = self.name()?;
                 let args = self.call_args()?;
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(StmtKind::Call { lhs: Vec::new(), callee, args })
             }
             _ if is_keyword(&word) => {
@@ -538,7 +594,7 @@ impl Parser {
                 // `dead a, b;`: the values are no longer needed; modelled as forgetting them.
                 self.bump();
                 let lhs: Vec<String> = self.names()?.into_iter().map(|(n, _)| n).collect();
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 let rhs = vec![Expr::Nondet; lhs.len()];
                 Ok(StmtKind::Assign { lhs, rhs })
             }
@@ -546,7 +602,7 @@ impl Parser {
                 if matches!(self.peek_at(1), Tok::Punct("(")) {
                     let (callee, _) = self.name()?;
                     let args = self.call_args()?;
-                    self.expect_punct(";")?;
+                    self.end_statement()?;
                     return Ok(StmtKind::Call { lhs: Vec::new(), callee, args });
                 }
                 let lhs: Vec<String> = self.names()?.into_iter().map(|(n, _)| n).collect();
@@ -558,7 +614,9 @@ impl Parser {
                     if !is_keyword(&w) {
                         let (callee, _) = self.name()?;
                         let args = self.call_args()?;
-                        self.expect_punct(";")?;
+                        self.end_statement()?;
+                        // `a, _, b := f()`: `_` drops a returned value (into a fresh local).
+                        let lhs = lhs.into_iter().map(|l| if l == "_" { self.fresh_local("ignored") } else { l }).collect();
                         return Ok(StmtKind::Call { lhs, callee, args });
                     }
                 }
@@ -568,10 +626,10 @@ impl Parser {
                     let constraint = self.expr();
                     self.in_constrain = false;
                     let constraint = constraint?;
-                    self.expect_punct(";")?;
+                    self.end_statement()?;
                     return Ok(self.desugar_constrain(lhs, rhs, constraint));
                 }
-                self.expect_punct(";")?;
+                self.end_statement()?;
                 Ok(StmtKind::Assign { lhs, rhs })
             }
         }
@@ -588,17 +646,7 @@ impl Parser {
             self.pending.push(StmtKind::Assume(assume));
             return StmtKind::Assign { lhs, rhs };
         }
-        let temps: Vec<String> = lhs
-            .iter()
-            .map(|_| loop {
-                self.fresh += 1;
-                let name = format!("constrain_t{}", self.fresh);
-                if !self.toks.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if *w == name)) {
-                    break name;
-                }
-            })
-            .collect();
-        self.extra_locals.extend(temps.iter().cloned());
+        let temps: Vec<String> = lhs.iter().map(|_| self.fresh_local("constrain_t")).collect();
         let assume = constraint.rename_variables(&|v: &str| {
             let base = v.strip_prefix('\'')?;
             Some(match lhs.iter().position(|l| l == base) {
@@ -613,12 +661,25 @@ impl Parser {
         StmtKind::Assign { lhs: temps, rhs }
     }
 
+    /// A new local `{prefix}{n}` that no token of the input spells.
+    fn fresh_local(&mut self, prefix: &str) -> String {
+        let name = loop {
+            self.fresh += 1;
+            let name = format!("{prefix}{}", self.fresh);
+            if !self.toks.iter().any(|t| matches!(&t.tok, Tok::Ident(w) if *w == name)) {
+                break name;
+            }
+        };
+        self.extra_locals.push(name.clone());
+        name
+    }
+
     /// After `if`: condition, then Bebop `then ... [elsif/else ...] fi` or C blocks.
     fn if_rest(&mut self) -> PResult<StmtKind> {
         let cond = self.expr()?;
         if self.eat_word("then") {
-            let then_branch = self.sequence(&["else", "elsif", "fi"]);
-            let else_branch = if self.eat_word("elsif") {
+            let then_branch = self.sequence(&["else", "elsif", "elif", "fi"]);
+            let else_branch = if self.eat_word("elsif") || self.eat_word("elif") {
                 let start = self.prev_span();
                 let kind = self.if_rest()?;
                 // The nested `if_rest` consumed the shared `fi`.

@@ -174,3 +174,42 @@ fn promela_export_refuses_recursion() {
     let text = boolprog::promela::export(&program).unwrap();
     assert!(text.contains("assert(!(!b0))"), "{text}");
 }
+
+#[test]
+fn boom_dialect_parses() {
+    // boom (CPROVER) syntax: `dfs`, `elif`, `abortif`, `enforce` and `decl` among the statements,
+    // `$` in names, `_` for a dropped return value, no `;` before a closing keyword.
+    let text = "\
+decl $g, h;
+dfs void main()
+begin
+  $g := 1;
+  if $g then h := 0 elif h then skip else skip fi;
+  decl l;
+  l, _ := pair($g != h);
+  enforce $g | l;
+  abortif !l;
+  assert(l)
+end
+bool<2> pair(a)
+begin
+  return a, !a
+end
+";
+    let (program, diags) = parse(text);
+    assert!(diags.is_empty(), "{diags:?}");
+    let main = &program.procs[0];
+    assert_eq!(main.enforce, Some(Expr::Or(Box::new(Expr::Var("$g".into())), Box::new(Expr::Var("l".into())))));
+    assert_eq!(main.locals.len(), 2, "{:?}", main.locals); // `l` and the dropped value
+    let printed = print_bebop(&program).text;
+    assert!(printed.contains("assume(!(!l));") || printed.contains("assume(!!l);") || printed.contains("assume(l);"), "{printed}");
+    let (again, diags) = parse(&printed);
+    assert!(diags.is_empty(), "{printed}\n{diags:?}");
+    assert_eq!(again.procs.len(), 2);
+}
+
+#[test]
+fn concurrent_boom_statements_are_reported_as_unsupported() {
+    let m = messages("void main()\nbegin\n  start_thread goto L;\n  L: skip;\nend\n");
+    assert!(m.iter().any(|x| x == "3:3: unsupported: `start_thread` (concurrent boolean programs)"), "{m:#?}");
+}
