@@ -781,8 +781,9 @@ fn add_affine_candidates(
                 let mut list: Vec<(Expr, bool)> = Vec::new();
                 let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| (e, false));
                 let bounds = refine::affine::counter_bounds(program, proc).into_iter().map(|e| (e, false));
+                let congruences = refine::affine::stride_congruences(program, proc).into_iter().map(|e| (e, false));
                 let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().map(|e| (e.clone(), true));
-                for (e, z) in equalities.chain(bounds).chain(relations) {
+                for (e, z) in equalities.chain(bounds).chain(congruences).chain(relations) {
                     if !list.iter().any(|(f, _)| *f == e) {
                         list.push((e, z));
                     }

@@ -78,6 +78,9 @@ enum Command {
         /// Print the abstract counterexample step by step.
         #[arg(long)]
         trace: bool,
+        /// Also report reaching this label as an error (repeatable; `ERROR` and `SLIC_ERROR` always are).
+        #[arg(long = "error-label", value_name = "LABEL")]
+        error_labels: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -243,13 +246,13 @@ fn run() -> Result<ExitCode, String> {
                 }
             }))
         }
-        Command::Mc { file, invariants, trace, json } => {
+        Command::Mc { file, invariants, trace, error_labels, json } => {
             let request = Request {
                 mode: Mode::BooleanProgram,
                 source: read(&file)?,
                 file_name: file_name(&file),
                 predicates: String::new(),
-                options: Options { record_explanations: false, ..Options::default() },
+                options: Options { record_explanations: false, error_labels, ..Options::default() },
             };
             let outcome = playground_api::run(&request, &mut progress_printer(false), &|| false);
             Ok(finish(&outcome, json, |o| {

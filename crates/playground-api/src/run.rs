@@ -144,7 +144,11 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
     }
     let config = model_check::Config {
         time_budget_ms: Some(request.options.timeout_ms),
-        error_labels: boolprog::ERROR_LABELS.iter().map(|l| l.to_string()).collect(),
+        error_labels: boolprog::ERROR_LABELS
+            .iter()
+            .map(|l| l.to_string())
+            .chain(request.options.error_labels.iter().cloned())
+            .collect(),
         ..model_check::Config::default()
     };
     let result = model_check::check_with_cancel(&program, &config, cancel);

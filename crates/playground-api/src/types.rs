@@ -50,6 +50,9 @@ pub struct Options {
     pub record_explanations: bool,
     /// C data model: "LP64" (long and pointers 64 bits) or "ILP32".
     pub data_model: String,
+    /// Boolean programs: labels whose reachability is an error, besides `ERROR` and `SLIC_ERROR`
+    /// (Moped and Getafix ask whether a named label is reachable).
+    pub error_labels: Vec<String>,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             timeout_ms: 60_000,
             record_explanations: true,
             data_model: "LP64".to_string(),
+            error_labels: Vec::new(),
         }
     }
 }

@@ -29,11 +29,14 @@ struct Rat {
 }
 
 fn gcd(a: i128, b: i128) -> i128 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    gcd_unsigned(a.unsigned_abs(), b.unsigned_abs()) as i128
+}
+
+fn gcd_unsigned(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    a as i128
+    a
 }
 
 impl Rat {
@@ -463,6 +466,116 @@ pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
         }
     }
     out
+}
+
+/// Congruences of strided variables: a local variable of `proc` that is only ever set to
+/// constants and moved by multiples of constants (`x = x + 2`, `x = x - 4 * n`,
+/// `x = x + (y << 3)`) stays in the residue class of its initial values modulo the greatest
+/// common divisor `g` of the steps and of the initial values' differences: `x % g == r` for
+/// `x = 0; ... x = x + 2;`. Like the other candidates this ignores wrap-around (which keeps the
+/// residue when `g` is a power of two) and the sign of C's `%`; the abstraction decides what
+/// actually holds. Only `g >= 2` is reported.
+pub fn stride_congruences(program: &Program, proc: ProcId) -> Vec<Expr> {
+    let p = program.proc(proc);
+    let vars: Vec<VarId> = tracked_variables(program, proc).into_iter().filter(|v| !program.globals.contains(v)).collect();
+    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    // per variable: (first initial value, gcd so far, disqualified). A step may add another
+    // strided variable (`x = x + y` with `y` moving by 4 from 4): its values are multiples of
+    // the gcd of its modulus and residue. That uses the previous round's result, starting
+    // from "every variable is a multiple of everything" and weakening until nothing changes.
+    let mut seen: Vec<(Option<i128>, u128, bool)> = vec![(None, 0, false); vars.len()];
+    for _round in 0..8 {
+        let previous = seen.clone();
+        let multiple_of = |v: VarId| match index.get(&v).map(|&i| previous[i]) {
+            Some((Some(first), g, false)) => gcd_unsigned(g, first.unsigned_abs()),
+            _ => 1,
+        };
+        seen = vec![(None, 0, false); vars.len()];
+        for stmt in &p.body {
+            match &stmt.kind {
+                StmtKind::Assign { lhs, rhs } => {
+                    let Some(x) = target(lhs, &index) else { continue };
+                    let entry = &mut seen[x];
+                    if let Some(c) = constant_value(rhs) {
+                        match entry.0 {
+                            None => entry.0 = Some(c),
+                            Some(first) => entry.1 = gcd_unsigned(entry.1, first.abs_diff(c)),
+                        }
+                    } else if let Some(step) = increment(rhs, vars[x]) {
+                        entry.1 = gcd_unsigned(entry.1, stride(step, &multiple_of));
+                    } else {
+                        entry.2 = true;
+                    }
+                }
+                StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } | StmtKind::Call { lhs: Some(lhs), .. } => {
+                    if let Some(x) = target(lhs, &index) {
+                        seen[x].2 = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if seen == previous {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for (x, (first, g, bad)) in seen.into_iter().enumerate() {
+        let Some(first) = first else { continue };
+        if bad || g < 2 || g > 1 << 30 {
+            continue;
+        }
+        let ty = program.var(vars[x]).ty.clone();
+        let g = g as i128;
+        let rem = Expr::binary(BinaryOp::Rem, Expr::var(vars[x], ty.clone()), Expr::int(g, ty.clone()));
+        out.push(Expr::eq(rem, Expr::int(first.rem_euclid(g), ty)));
+    }
+    out
+}
+
+/// The value of an integer constant, through casts.
+fn constant_value(e: &Expr) -> Option<i128> {
+    match &e.kind {
+        ExprKind::Const(c) if e.ty.is_integer() => Some(*c),
+        ExprKind::Cast(inner) if e.ty.is_integer() => constant_value(inner),
+        ExprKind::Unary(UnaryOp::Neg, inner) => constant_value(inner).map(|c| -c),
+        _ => None,
+    }
+}
+
+/// `t` when `e` is `v + t`, `t + v` or `v - t` (through integer casts).
+fn increment(e: &Expr, v: VarId) -> Option<&Expr> {
+    let is_v = |e: &Expr| matches!(strip_casts(e).kind, ExprKind::Var(w) if w == v);
+    match &strip_casts(e).kind {
+        ExprKind::Binary(BinaryOp::Add, a, b) if is_v(a) => Some(b),
+        ExprKind::Binary(BinaryOp::Add, a, b) if is_v(b) => Some(a),
+        ExprKind::Binary(BinaryOp::Sub, a, b) if is_v(a) => Some(b),
+        _ => None,
+    }
+}
+
+fn strip_casts(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(inner) if e.ty.is_integer() && inner.ty.is_integer() => strip_casts(inner),
+        _ => e,
+    }
+}
+
+/// A number every value of `e` is a multiple of (0 for the constant 0, 1 when nothing is
+/// known); `multiple_of(v)` says it for a variable.
+fn stride(e: &Expr, multiple_of: &dyn Fn(VarId) -> u128) -> u128 {
+    match &strip_casts(e).kind {
+        ExprKind::Const(c) => c.unsigned_abs(),
+        ExprKind::Var(v) => multiple_of(*v),
+        ExprKind::Unary(UnaryOp::Neg, inner) => stride(inner, multiple_of),
+        ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, b) => gcd_unsigned(stride(a, multiple_of), stride(b, multiple_of)),
+        ExprKind::Binary(BinaryOp::Mul, a, b) => stride(a, multiple_of).saturating_mul(stride(b, multiple_of)),
+        ExprKind::Binary(BinaryOp::Shl, a, b) => match constant_value(b) {
+            Some(k @ 0..=62) => stride(a, multiple_of).saturating_mul(1 << k),
+            _ => 1,
+        },
+        _ => 1,
+    }
 }
 
 /// An initial value of a counter.

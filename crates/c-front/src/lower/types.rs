@@ -95,6 +95,9 @@ impl<'a> Lowerer<'a> {
                 ast::TypeSpecifier::Enum(en) => other = Some(self.enum_type(en)),
                 ast::TypeSpecifier::TypedefName(id) => match self.lookup(&id.node.name).cloned() {
                     Some(Binding::Typedef(ty)) => other = Some(ty),
+                    // GCC's own type behind `va_list` (glibc's headers name it): a pointer is
+                    // enough, variadic arguments are never read.
+                    _ if id.node.name == "__builtin_va_list" => other = Some(Type::pointer_to(Type::CHAR)),
                     _ => {
                         self.error(tspan, format!("unknown type name `{}`", id.node.name));
                         other = Some(Type::INT);

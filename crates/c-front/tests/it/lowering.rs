@@ -76,6 +76,18 @@ fn enums_typedefs_unions_and_sizeof() {
 }
 
 #[test]
+fn gcc_builtin_va_list_from_preprocessed_glibc_headers() {
+    // preprocessed `.i` files carry glibc's `typedef __builtin_va_list __gnuc_va_list;`
+    let p = lower_ok(
+        "typedef __builtin_va_list __gnuc_va_list;
+         extern int vprintf(const char *__restrict __format, __gnuc_va_list __arg);
+         #include <stdarg.h>
+         int main() { va_list none; return 3; }",
+    );
+    assert_eq!(returned(&p, &[]), 3);
+}
+
+#[test]
 fn recursion_and_pointers_and_heap() {
     let p = lower_ok(
         "#include <stdlib.h>

@@ -358,3 +358,22 @@ fn affine_loop_invariants_prove_what_unrolling_cannot() {
         assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
     }
 }
+
+#[test]
+fn stride_congruences_prove_parity_facts() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("stride_safe.c", method, 12);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{method:?}: {:?}", outcome.reason);
+        assert_eq!(outcome.invariant_source, cegar::InvariantSource::BooleanProgram);
+        assert!(check_invariants_on_random_runs("stride_safe.c", &outcome, 200) > 0);
+        let found: Vec<&str> = outcome.iterations.iter().flat_map(|it| &it.new_predicates).map(|p| p.text.as_str()).collect();
+        assert!(found.contains(&"a % 8 == 0") && found.contains(&"c % 2 == 0"), "{method:?}: {found:?}");
+        let mut config = Config::default_for_cli();
+        config.refinement = method;
+        config.max_iterations = 12;
+        config.affine_candidates = false;
+        config.safe_cross_check_runs = 0;
+        let without = run_with("stride_safe.c", &config);
+        assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
+    }
+}

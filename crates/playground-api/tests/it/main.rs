@@ -129,6 +129,23 @@ fn boolean_programs_name_the_reached_error_label() {
 }
 
 #[test]
+fn boolean_programs_can_name_their_own_target_label() {
+    // Moped and Getafix ask whether a named label is reachable.
+    let source = "decl g;\nvoid main()\nbegin\n  g := *;\n  if (g) then target: skip; fi\nend\n";
+    let plain = run(&request(Mode::BooleanProgram, source, ""), &mut |_| {}, &|| false);
+    assert_eq!(plain.verdict, Verdict::Safe, "{:?}", plain.diagnostics);
+    let mut req = request(Mode::BooleanProgram, source, "");
+    req.options.error_labels = vec!["target".into()];
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.diagnostics);
+    assert_eq!(outcome.reason, "the error label `target` is reachable");
+    let unreachable = source.replace("g := *;", "g := F;");
+    let mut req = request(Mode::BooleanProgram, &unreachable, "");
+    req.options.error_labels = vec!["target".into()];
+    assert_eq!(run(&req, &mut |_| {}, &|| false).verdict, Verdict::Safe);
+}
+
+#[test]
 fn broken_predicates_are_diagnosed() {
     let outcome = run(&request(Mode::Abstract, examples::PARTITION, "partition { curr == }"), &mut |_| {}, &|| false);
     assert_eq!(outcome.verdict, Verdict::Unknown);

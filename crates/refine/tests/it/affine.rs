@@ -3,7 +3,7 @@
 
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
-use refine::affine::loop_equalities;
+use refine::affine::{loop_equalities, stride_congruences};
 
 fn lower_source(source: &str) -> Program {
     let (program, diagnostics) = c_front::lower(source, "affine.c", &c_front::LowerOptions::default());
@@ -109,4 +109,52 @@ int main(void) {
     assert!(eqs.iter().any(|e| e == "x + y == 10"), "{eqs:?}");
     assert!(eqs.iter().all(|e| !e.contains('z')), "{eqs:?}");
     assert_hold_on_runs(&program, &[0, 1, 2, 7]);
+}
+
+#[test]
+fn strided_variables_give_congruences_that_hold_on_runs() {
+    let program = lower_source(
+        "int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  int a = 0;
+  int b = 6;
+  int c = 0;
+  int d = 1;
+  int i = 0;
+  while (i < n) {
+    a = a + 8 * n;
+    b = b + 4;
+    c = c + b;
+    d = d + n;
+    i = i + 1;
+    if (i == 3) { b = 10; a = a - (n << 4); }
+  }
+  return a + c + d;
+}
+",
+    );
+    let main = program.entry.expect("main");
+    let found = stride_congruences(&program, main);
+    let shown: Vec<String> = found.iter().map(|e| display_expr(&program, e)).collect();
+    // `d` moves by `n` and `i` by 1: no congruence; `b` is reset to 10, still 2 modulo 4
+    assert_eq!(shown, vec!["a % 8 == 0", "b % 4 == 2", "c % 2 == 0"]);
+    for n in 0..6 {
+        let mut next = |_: &Type| n;
+        let mut checked = 0;
+        run_observed(&program, &mut next, &Limits::new(400), &mut |at, state| {
+            if at.proc != main {
+                return;
+            }
+            for e in &found {
+                // a congruence is claimed once its variable holds a value
+                let var = e.vars()[0];
+                if state.is_written(var) {
+                    assert_eq!(state.eval(e), Some(1), "{} fails with n = {n}", display_expr(&program, e));
+                    checked += 1;
+                }
+            }
+        });
+        assert!(checked > 0);
+    }
 }
