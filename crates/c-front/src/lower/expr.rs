@@ -672,10 +672,7 @@ impl<'a> Lowerer<'a> {
         match self.lookup(name).cloned() {
             Some(Binding::Var(v)) => self.var_expr(v),
             Some(Binding::EnumConstant(value)) => Expr::int(value, Type::INT),
-            Some(Binding::Function) => {
-                self.unsupported(span, &format!("function pointers (`{name}` used as a value)"));
-                Expr::int(0, Type::pointer_to(Type::Function))
-            }
+            Some(Binding::Function) => self.function_address(name, span),
             Some(Binding::Typedef(_)) => {
                 self.error(span, format!("type name `{name}` used as a value"));
                 self.placeholder()
@@ -796,8 +793,8 @@ impl<'a> Lowerer<'a> {
             U::Address => {
                 if let ast::Expression::Identifier(id) = &u.node.operand.node {
                     if let Some(Binding::Function) = self.lookup(&id.node.name) {
-                        self.unsupported(span, &format!("function pointers (`&{}`)", id.node.name));
-                        return Expr::int(0, Type::pointer_to(Type::Function));
+                        let name = id.node.name.clone();
+                        return self.function_address(&name, span);
                     }
                 }
                 let lv = self.lvalue(&u.node.operand);
@@ -1118,17 +1115,12 @@ impl<'a> Lowerer<'a> {
             return Some(self.placeholder());
         }
         let ast::Expression::Identifier(id) = &c.node.callee.node else {
-            self.unsupported(span, "calls through function pointers");
-            for a in &c.node.arguments {
-                self.effect(a);
-            }
-            return Some(self.placeholder());
+            return self.call_through_pointer(c, dest, need_value, span);
         };
         let name = id.node.name.clone();
         let binding = self.lookup(&name).cloned();
         if let Some(Binding::Var(_)) = binding {
-            self.unsupported(span, &format!("calls through function pointers (`{name}`)"));
-            return Some(self.placeholder());
+            return self.call_through_pointer(c, dest, need_value, span);
         }
         let info = self.functions.get(&name).cloned();
         let has_body = info.as_ref().and_then(|i| i.proc).is_some();
@@ -1315,6 +1307,100 @@ impl<'a> Lowerer<'a> {
         Some(self.havoc_value(ret, dest, span))
     }
 
+    /// The value of function `name` used as a pointer: a constant address per defined function
+    /// (`FUNCTION_ADDRESS_BASE` + its procedure index), distinct from null and from data.
+    fn function_address(&mut self, name: &str, span: Span) -> Expr {
+        match self.functions.get(name).and_then(|f| f.proc) {
+            Some(proc) => Expr::int(FUNCTION_ADDRESS_BASE + proc.0 as i128, Type::pointer_to(Type::Function)),
+            None => {
+                self.unsupported(span, &format!("pointers to functions without a body (`{name}`)"));
+                Expr::int(0, Type::pointer_to(Type::Function))
+            }
+        }
+    }
+
+    /// `fp(args)` / `(*fp)(args)` / `s->op(args)`: the pointer is compared with the address of
+    /// every defined function that is used as a value and takes as many arguments, and the
+    /// matching one is called directly; any other value (null, a data pointer) cannot be called
+    /// in a defined execution, so that path ends (`assume(false)`).
+    fn call_through_pointer(&mut self, c: &'a Node<ast::CallExpression>, dest: Option<Expr>, need_value: bool, span: Span) -> Option<Expr> {
+        let mut callee = &c.node.callee;
+        while let ast::Expression::UnaryOperator(u) = &callee.node {
+            if u.node.operator.node != ast::UnaryOperator::Indirection {
+                break;
+            }
+            callee = &u.node.operand;
+        }
+        let target = self.rvalue(callee);
+        if !matches!(target.ty.pointee(), Some(Type::Function)) {
+            self.unsupported(span, "calls through function pointers");
+            for a in &c.node.arguments {
+                self.effect(a);
+            }
+            return Some(self.placeholder());
+        }
+        // lowered expressions have no side effects, and only `assume`s run between here and
+        // the call: the pointer and the arguments can be used as they are
+        let args: Vec<Expr> = c.node.arguments.iter().map(|a| self.rvalue(a)).collect();
+        let candidates: Vec<(String, c_ir::ProcId, super::FunctionSignature)> = self
+            .address_taken_functions
+            .iter()
+            .filter_map(|(name, proc)| {
+                let signature = self.functions.get(name)?.signature.clone();
+                let formals = self.program.proc(*proc).formals.len().max(signature.params.len());
+                (args.len() == formals || signature.variadic && args.len() >= formals).then(|| (name.clone(), *proc, signature))
+            })
+            .collect();
+        let Some(ret) = candidates.first().map(|(_, _, s)| s.ret.clone()) else {
+            self.unsupported(span, &format!("calls through function pointers (no function taking {} argument(s) is used as a value)", args.len()));
+            return Some(self.placeholder());
+        };
+        let result = if ret != Type::Void && (need_value || dest.is_some()) {
+            match dest {
+                Some(d) if d.ty == ret && d.is_lvalue() => Some(d),
+                _ => self.new_temp(ret.clone(), span).map(|t| self.var_expr(t)),
+            }
+        } else {
+            None
+        };
+        let join = self.new_label();
+        for (_, proc, signature) in candidates {
+            let address = Expr::int(FUNCTION_ADDRESS_BASE + proc.0 as i128, target.ty.clone());
+            let cond = Expr::eq(target.clone(), address);
+            let on_false = self.begin_branch(&cond, span);
+            let formals = self.program.proc(proc).formals.len().max(signature.params.len());
+            let mut actuals = Vec::new();
+            for (i, a) in args.iter().take(formals).enumerate() {
+                let ty = match signature.params.get(i) {
+                    Some(t) => t.clone(),
+                    None if a.ty.is_integer() => promoted(&a.ty),
+                    None => a.ty.clone(),
+                };
+                actuals.push(self.convert(a.clone(), &ty, span));
+            }
+            let lhs = match (&result, signature.ret == Type::Void) {
+                (Some(r), false) if r.ty == signature.ret => Some(r.clone()),
+                (Some(_), false) => self.new_temp(signature.ret.clone(), span).map(|t| self.var_expr(t)),
+                _ => None,
+            };
+            self.emit(StmtKind::Call { lhs: lhs.clone(), callee: proc, args: actuals }, span);
+            if let (Some(r), Some(l)) = (&result, lhs) {
+                if l != *r {
+                    let value = self.convert(l, &r.ty, span);
+                    self.emit(StmtKind::Assign { lhs: r.clone(), rhs: value }, span);
+                }
+            }
+            self.emit_goto(vec![join], span);
+            self.else_branch(on_false, &cond, span);
+        }
+        self.emit(StmtKind::Assume { cond: Expr::bool(false) }, span);
+        self.place_label(join);
+        if ret == Type::Void {
+            return None;
+        }
+        result.or_else(|| Some(Expr::int(0, if ret.is_scalar() { ret } else { Type::INT })))
+    }
+
     /// A havocked value of type `ty`, in `dest` when it has that type, else in a temporary.
     fn havoc_value(&mut self, ty: Type, dest: Option<Expr>, span: Span) -> Expr {
         if matches!(ty, Type::Opaque(_)) {
@@ -1331,6 +1417,10 @@ impl<'a> Lowerer<'a> {
         lhs
     }
 }
+
+/// Function addresses: small constants, never null and far below the interpreter's data
+/// addresses.
+pub(crate) const FUNCTION_ADDRESS_BASE: i128 = 0x1000;
 
 /// Library functions known not to write through their pointer arguments.
 fn library_function_reads_only(name: &str) -> bool {

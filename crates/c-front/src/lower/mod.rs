@@ -94,6 +94,9 @@ pub(crate) struct Lowerer<'a> {
     pub side_effect_message: Option<&'static str>,
     /// Width of `long` (64 for LP64, 32 for ILP32).
     pub long_bits: u8,
+    /// Defined functions whose name appears other than as a callee (their address may be
+    /// taken): the possible targets of a call through a function pointer, by procedure.
+    pub address_taken_functions: Vec<(String, ProcId)>,
 }
 
 /// Names that end a path with an error location.
@@ -121,6 +124,7 @@ impl<'a> Lowerer<'a> {
             temp_counter: 0,
             side_effect_message: None,
             long_bits: 64,
+            address_taken_functions: Vec::new(),
         }
     }
 
@@ -377,6 +381,7 @@ pub(crate) fn lower_unit<'a>(lowerer: &mut Lowerer<'a>, unit: &'a ast::Translati
             }
         }
     }
+    lowerer.address_taken_functions = functions_used_as_values(lowerer.parsed_text, &lowerer.functions);
     // pass 2: bodies, the entry procedure last so that every static local is known
     let entry = lowerer.program.proc_by_name(&lowerer.entry_name);
     let mut ordered: Vec<_> = definitions.iter().filter(|(_, p)| Some(*p) != entry).cloned().collect();
@@ -393,6 +398,40 @@ pub(crate) fn lower_unit<'a>(lowerer: &mut Lowerer<'a>, unit: &'a ast::Translati
     }
     lowerer.program.entry = entry;
     compute_address_taken(&mut lowerer.program);
+}
+
+/// The defined functions whose name occurs in `text` not followed by `(`: every use of a
+/// function other than a direct call (`f(h)`, `fp = &h`), so an over-approximation of the
+/// functions a pointer may hold (a name in a string or a shadowing variable only adds a target).
+fn functions_used_as_values(text: &str, functions: &HashMap<String, FunctionInfo>) -> Vec<(String, ProcId)> {
+    let bytes = text.as_bytes();
+    let mut found: HashMap<&str, ProcId> = HashMap::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if let Some(proc) = functions.get(word).and_then(|f| f.proc) {
+                let next = text[i..].trim_start().as_bytes().first().copied();
+                if next != Some(b'(') {
+                    found.insert(word, proc);
+                }
+            }
+        } else if c.is_ascii_digit() {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    let mut out: Vec<(String, ProcId)> = found.into_iter().map(|(n, p)| (n.to_string(), p)).collect();
+    out.sort_by_key(|(_, p)| p.0);
+    out
 }
 
 /// Sets [`Var::address_taken`] for every variable whose address is taken (`&v`, `&v.f`, `&v[i]`,

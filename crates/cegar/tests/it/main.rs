@@ -377,3 +377,20 @@ fn stride_congruences_prove_parity_facts() {
         assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
     }
 }
+
+#[test]
+fn calls_through_function_pointers_are_checked() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("fnptr_dispatch.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Unsafe, "{method:?}: {:?}", outcome.reason);
+        assert_replays("fnptr_dispatch.c", &outcome);
+        // the failing check is the second one: r = n + 1 > 11
+        let cex = outcome.counterexample.as_ref().expect("counterexample");
+        let n = *cex.inputs.first().expect("an input");
+        assert!((11..=100).contains(&n), "{method:?}: n = {n}");
+    }
+    // without the second check the program is safe
+    let safe = source_of("fnptr_dispatch.c").replace("if (r > 11) {", "if (r > 101) {");
+    let outcome = check_source(&safe, "fnptr_dispatch.c", &Config::default_for_cli(), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+}
