@@ -339,6 +339,18 @@ fn no_progress_widens_the_cone_bound_before_giving_up() {
     assert!(outcome.iterations.last().is_some_and(|it| it.new_predicates.is_empty()));
 }
 
+/// Without loop-invariant candidates (and without the concrete fallbacks) 12 iterations of
+/// refinement do not decide `name`.
+fn assert_unknown_without_candidates(name: &str, method: RefinementMethod) {
+    let mut config = Config::default_for_cli();
+    config.refinement = method;
+    config.max_iterations = 12;
+    config.affine_candidates = false;
+    config.safe_cross_check_runs = 0;
+    let without = run_with(name, &config);
+    assert_eq!(without.verdict, Verdict::Unknown, "{name}, {method:?}: {:?}", without.reason);
+}
+
 #[test]
 fn affine_loop_invariants_prove_what_unrolling_cannot() {
     for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
@@ -349,13 +361,7 @@ fn affine_loop_invariants_prove_what_unrolling_cannot() {
         assert!(notes.iter().any(|n| n.starts_with("loop invariant candidates")), "{notes:?}");
         golden("stock_safe.c", method, &outcome);
         // without the candidates the refinement unrolls the loops one iteration at a time
-        let mut config = Config::default_for_cli();
-        config.refinement = method;
-        config.max_iterations = 12;
-        config.affine_candidates = false;
-        config.safe_cross_check_runs = 0;
-        let without = run_with("stock_safe.c", &config);
-        assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
+        assert_unknown_without_candidates("stock_safe.c", method);
     }
 }
 
@@ -368,13 +374,7 @@ fn stride_congruences_prove_parity_facts() {
         assert!(check_invariants_on_random_runs("stride_safe.c", &outcome, 200) > 0);
         let found: Vec<&str> = outcome.iterations.iter().flat_map(|it| &it.new_predicates).map(|p| p.text.as_str()).collect();
         assert!(found.contains(&"a % 8 == 0") && found.contains(&"c % 2 == 0"), "{method:?}: {found:?}");
-        let mut config = Config::default_for_cli();
-        config.refinement = method;
-        config.max_iterations = 12;
-        config.affine_candidates = false;
-        config.safe_cross_check_runs = 0;
-        let without = run_with("stride_safe.c", &config);
-        assert_eq!(without.verdict, Verdict::Unknown, "{method:?}: {:?}", without.reason);
+        assert_unknown_without_candidates("stride_safe.c", method);
     }
 }
 
