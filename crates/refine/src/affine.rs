@@ -479,18 +479,18 @@ pub fn stride_congruences(program: &Program, proc: ProcId) -> Vec<Expr> {
     let p = program.proc(proc);
     let vars: Vec<VarId> = tracked_variables(program, proc).into_iter().filter(|v| !program.globals.contains(v)).collect();
     let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
-    // per variable: (first initial value, gcd so far, disqualified). A step may add another
+    // per variable: (first initial value, gcd so far, disqualified, moved by a step). A step may add another
     // strided variable (`x = x + y` with `y` moving by 4 from 4): its values are multiples of
     // the gcd of its modulus and residue. That uses the previous round's result, starting
     // from "every variable is a multiple of everything" and weakening until nothing changes.
-    let mut seen: Vec<(Option<i128>, u128, bool)> = vec![(None, 0, false); vars.len()];
+    let mut seen: Vec<(Option<i128>, u128, bool, bool)> = vec![(None, 0, false, false); vars.len()];
     for _round in 0..8 {
         let previous = seen.clone();
         let multiple_of = |v: VarId| match index.get(&v).map(|&i| previous[i]) {
-            Some((Some(first), g, false)) => gcd_unsigned(g, first.unsigned_abs()),
+            Some((Some(first), g, false, _)) => gcd_unsigned(g, first.unsigned_abs()),
             _ => 1,
         };
-        seen = vec![(None, 0, false); vars.len()];
+        seen = vec![(None, 0, false, false); vars.len()];
         for stmt in &p.body {
             match &stmt.kind {
                 StmtKind::Assign { lhs, rhs } => {
@@ -503,6 +503,7 @@ pub fn stride_congruences(program: &Program, proc: ProcId) -> Vec<Expr> {
                         }
                     } else if let Some(step) = increment(rhs, vars[x]) {
                         entry.1 = gcd_unsigned(entry.1, stride(step, &multiple_of));
+                        entry.3 = true;
                     } else {
                         entry.2 = true;
                     }
@@ -520,9 +521,10 @@ pub fn stride_congruences(program: &Program, proc: ProcId) -> Vec<Expr> {
         }
     }
     let mut out = Vec::new();
-    for (x, (first, g, bad)) in seen.into_iter().enumerate() {
+    for (x, (first, g, bad, moved)) in seen.into_iter().enumerate() {
         let Some(first) = first else { continue };
-        if bad || g < 2 || g > 1 << 30 {
+        // a variable only ever set to constants (a status code) is no counter
+        if bad || !moved || g < 2 || g > 1 << 30 {
             continue;
         }
         let ty = program.var(vars[x]).ty.clone();
