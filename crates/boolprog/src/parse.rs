@@ -139,6 +139,10 @@ struct Parser {
 
 const MAX_DEPTH: u32 = 256;
 
+/// Keywords that close a Bebop block: statement recovery stops there, and the statement
+/// before one may omit its `;` (boom).
+const BLOCK_CLOSERS: &[&str] = &["end", "fi", "od", "else", "elsif", "elif"];
+
 /// Parses a boolean program in either syntax. Always returns a program (possibly partial);
 /// syntax errors and validation problems (see [`crate::validate`]) come back as diagnostics.
 pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
@@ -437,7 +441,7 @@ impl Parser {
                 return;
             }
             match self.peek() {
-                Tok::Ident(w) if matches!(w.as_str(), "fi" | "od" | "end" | "else" | "elsif" | "elif") => return,
+                Tok::Ident(w) if BLOCK_CLOSERS.contains(&w.as_str()) => return,
                 _ => {
                     self.bump();
                 }
@@ -493,7 +497,7 @@ impl Parser {
 
     /// The `;` after a statement; boom lets the last statement of a block go without one.
     fn end_statement(&mut self) -> PResult<()> {
-        if self.eat_punct(";") || self.at_terminator(&["end", "fi", "od", "else", "elsif", "elif", "}"]) {
+        if self.eat_punct(";") || self.at_terminator(BLOCK_CLOSERS) || self.is_punct("}") {
             Ok(())
         } else {
             self.error_expected("`;`");

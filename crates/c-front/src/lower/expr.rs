@@ -1308,10 +1308,10 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of function `name` used as a pointer: a constant address per defined function
-    /// (`FUNCTION_ADDRESS_BASE` + its procedure index), distinct from null and from data.
+    /// ([`function_address_of`] its procedure), distinct from null and from data.
     fn function_address(&mut self, name: &str, span: Span) -> Expr {
         match self.functions.get(name).and_then(|f| f.proc) {
-            Some(proc) => Expr::int(FUNCTION_ADDRESS_BASE + proc.0 as i128, Type::pointer_to(Type::Function)),
+            Some(proc) => Expr::int(function_address_of(proc), Type::pointer_to(Type::Function)),
             None => {
                 self.unsupported(span, &format!("pointers to functions without a body (`{name}`)"));
                 Expr::int(0, Type::pointer_to(Type::Function))
@@ -1365,7 +1365,7 @@ impl<'a> Lowerer<'a> {
         };
         let join = self.new_label();
         for (_, proc, signature) in candidates {
-            let address = Expr::int(FUNCTION_ADDRESS_BASE + proc.0 as i128, target.ty.clone());
+            let address = Expr::int(function_address_of(proc), target.ty.clone());
             let cond = Expr::eq(target.clone(), address);
             let on_false = self.begin_branch(&cond, span);
             let formals = self.program.proc(proc).formals.len().max(signature.params.len());
@@ -1420,7 +1420,12 @@ impl<'a> Lowerer<'a> {
 
 /// Function addresses: small constants, never null and far below the interpreter's data
 /// addresses.
-pub(crate) const FUNCTION_ADDRESS_BASE: i128 = 0x1000;
+const FUNCTION_ADDRESS_BASE: i128 = 0x1000;
+
+/// The address of the function whose body is procedure `proc`.
+fn function_address_of(proc: c_ir::ProcId) -> i128 {
+    FUNCTION_ADDRESS_BASE + proc.0 as i128
+}
 
 /// Library functions known not to write through their pointer arguments.
 fn library_function_reads_only(name: &str) -> bool {
