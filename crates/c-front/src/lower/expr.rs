@@ -1238,7 +1238,7 @@ impl<'a> Lowerer<'a> {
             actuals.push(v);
         }
         if let Some(proc) = info.as_ref().and_then(|i| i.proc) {
-            let formal_count = self.program.proc(proc).formals.len().max(signature.params.len());
+            let formal_count = self.formal_count(proc, &signature);
             if actuals.len() != formal_count && !(signature.variadic && actuals.len() >= formal_count) {
                 self.error(span, format!("`{name}` expects {formal_count} argument(s) but is called with {}", actuals.len()));
                 actuals.resize(formal_count, Expr::int(0, Type::INT));
@@ -1342,16 +1342,17 @@ impl<'a> Lowerer<'a> {
         // lowered expressions have no side effects, and only `assume`s run between here and
         // the call: the pointer and the arguments can be used as they are
         let args: Vec<Expr> = c.node.arguments.iter().map(|a| self.rvalue(a)).collect();
-        let candidates: Vec<(String, c_ir::ProcId, super::FunctionSignature)> = self
+        // (procedure, signature, number of formals)
+        let candidates: Vec<(c_ir::ProcId, super::FunctionSignature, usize)> = self
             .address_taken_functions
             .iter()
             .filter_map(|(name, proc)| {
                 let signature = self.functions.get(name)?.signature.clone();
-                let formals = self.program.proc(*proc).formals.len().max(signature.params.len());
-                (args.len() == formals || signature.variadic && args.len() >= formals).then(|| (name.clone(), *proc, signature))
+                let formals = self.formal_count(*proc, &signature);
+                (args.len() == formals || signature.variadic && args.len() >= formals).then_some((*proc, signature, formals))
             })
             .collect();
-        let Some(ret) = candidates.first().map(|(_, _, s)| s.ret.clone()) else {
+        let Some(ret) = candidates.first().map(|(_, s, _)| s.ret.clone()) else {
             self.unsupported(span, &format!("calls through function pointers (no function taking {} argument(s) is used as a value)", args.len()));
             return Some(self.placeholder());
         };
@@ -1364,11 +1365,10 @@ impl<'a> Lowerer<'a> {
             None
         };
         let join = self.new_label();
-        for (_, proc, signature) in candidates {
+        for (proc, signature, formals) in candidates {
             let address = Expr::int(function_address_of(proc), target.ty.clone());
             let cond = Expr::eq(target.clone(), address);
             let on_false = self.begin_branch(&cond, span);
-            let formals = self.program.proc(proc).formals.len().max(signature.params.len());
             let mut actuals = Vec::new();
             for (i, a) in args.iter().take(formals).enumerate() {
                 let ty = match signature.params.get(i) {
@@ -1399,6 +1399,12 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         result.or_else(|| Some(Expr::int(0, if ret.is_scalar() { ret } else { Type::INT })))
+    }
+
+    /// How many arguments a call of `proc` passes: its formals, or its prototype's parameters
+    /// when the definition has fewer.
+    fn formal_count(&self, proc: c_ir::ProcId, signature: &super::FunctionSignature) -> usize {
+        self.program.proc(proc).formals.len().max(signature.params.len())
     }
 
     /// A havocked value of type `ty`, in `dest` when it has that type, else in a temporary.
