@@ -13,6 +13,27 @@ pub struct Circuit {
 
 pub type Bits = Vec<Lit>;
 
+/// The fewest low bits whose sign extension is `bits` (at least 1).
+fn signed_width(bits: &[Lit]) -> usize {
+    let Some(&top) = bits.last() else { return 0 };
+    let mut k = bits.len();
+    while k > 1 && bits[k - 2] == top {
+        k -= 1;
+    }
+    k
+}
+
+/// The fewest low bits whose zero extension is `bits`.
+fn unsigned_width(bits: &[Lit]) -> usize {
+    bits.iter().rposition(|&l| l != Lit::FALSE).map_or(0, |i| i + 1)
+}
+
+fn sign_extend(mut bits: Bits, width: usize) -> Bits {
+    let fill = *bits.last().unwrap_or(&Lit::FALSE);
+    bits.resize(width, fill);
+    bits
+}
+
 impl Circuit {
     pub fn new(mut sat: Box<dyn SatBackend>) -> Circuit {
         let t = sat.new_var();
@@ -295,8 +316,16 @@ impl Circuit {
         self.ult(&a2, &b2)
     }
 
+    /// The product modulo `2^w`. Operands that are sign extensions of narrower vectors (integer
+    /// promotions of `char` and `short`) multiply at the width their product needs.
     pub fn mul(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
         let w = a.len();
+        let narrow = signed_width(a) + signed_width(b);
+        if narrow < w {
+            // |a'·b'| <= 2^(ka+kb-2): exact as a signed (ka+kb)-bit vector
+            let product = self.mul(&a[..narrow], &b[..narrow]);
+            return sign_extend(product, w);
+        }
         let mut acc = Self::constant(0, w as u32);
         for i in 0..w {
             if b[i] == Lit::FALSE {
@@ -316,8 +345,18 @@ impl Circuit {
 
     /// Unsigned quotient and remainder (restoring division); division by zero gives
     /// quotient all ones and remainder `a` (SMT-LIB).
+    /// Operands with constant-zero high bits (promoted `unsigned char`s) divide at their width.
     pub fn udiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
         let w = a.len();
+        let narrow = unsigned_width(a).max(unsigned_width(b)).max(1);
+        if narrow < w {
+            let (mut quotient, mut rem) = self.udiv_rem(&a[..narrow], &b[..narrow]);
+            // the quotient's high bits are ones exactly when dividing by zero
+            let divisor_nonzero = self.or_many(&b[..narrow]);
+            quotient.resize(w, !divisor_nonzero);
+            rem.resize(w, Lit::FALSE);
+            return (quotient, rem);
+        }
         let mut rem: Bits = vec![Lit::FALSE; w + 1];
         let mut b_ext: Bits = b.to_vec();
         b_ext.push(Lit::FALSE);
@@ -336,8 +375,14 @@ impl Circuit {
     }
 
     /// Signed quotient and remainder with SMT-LIB `bvsdiv`/`bvsrem` semantics.
+    /// Sign-extended operands divide at one bit more than their width (`-2^(k-1) / -1`).
     pub fn sdiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
         let w = a.len();
+        let narrow = signed_width(a).max(signed_width(b)) + 1;
+        if narrow < w {
+            let (quotient, rem) = self.sdiv_rem(&a[..narrow], &b[..narrow]);
+            return (sign_extend(quotient, w), sign_extend(rem, w));
+        }
         let sa = a[w - 1];
         let sb = b[w - 1];
         let na = self.neg(a);
@@ -397,5 +442,80 @@ impl Circuit {
         };
         let fills = vec![fill; w];
         self.mux_bits(large, &fills, &cur)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::{new_backend, BackendKind};
+
+    const NARROW: usize = 4;
+    const WIDE: usize = 9;
+
+    fn value(circuit: &Circuit, bits: &[Lit]) -> u128 {
+        bits.iter().enumerate().map(|(i, &l)| (circuit.sat().model_value(l) as u128) << i).sum()
+    }
+
+    fn signed(v: u128, w: usize) -> i128 {
+        if v >> (w - 1) & 1 == 1 {
+            v as i128 - (1i128 << w)
+        } else {
+            v as i128
+        }
+    }
+
+    /// SMT-LIB `bvudiv`/`bvurem`, `bvsdiv`/`bvsrem` and `bvmul` at width `w`.
+    fn reference(op: &str, a: u128, b: u128, w: usize) -> (u128, u128) {
+        let mask = (1u128 << w) - 1;
+        let udiv = |a: u128, b: u128| if b == 0 { (mask, a) } else { (a / b, a % b) };
+        match op {
+            "mul" => ((a * b) & mask, 0),
+            "udiv" => udiv(a, b),
+            _ => {
+                let (sa, sb) = (signed(a, w), signed(b, w));
+                let (q, r) = udiv(sa.unsigned_abs() & mask, sb.unsigned_abs() & mask);
+                let q = if (sa < 0) != (sb < 0) { q.wrapping_neg() & mask } else { q };
+                let r = if sa < 0 { r.wrapping_neg() & mask } else { r };
+                (q, r)
+            }
+        }
+    }
+
+    /// Every pair of 4-bit operands, sign- or zero-extended to 9 bits, against the reference:
+    /// the extended operands take the narrowed circuits.
+    #[test]
+    fn extended_operands_multiply_and_divide_exactly() {
+        for op in ["mul", "udiv", "sdiv"] {
+            for (sign_a, sign_b) in [(false, false), (true, true), (true, false)] {
+                let mut c = Circuit::new(new_backend(BackendKind::Batsat));
+                let (na, nb) = (c.fresh_bits(NARROW as u32), c.fresh_bits(NARROW as u32));
+                let extend = |bits: &Bits, signed: bool| {
+                    let fill = if signed { bits[NARROW - 1] } else { Lit::FALSE };
+                    let mut out = bits.clone();
+                    out.resize(WIDE, fill);
+                    out
+                };
+                let (a, b) = (extend(&na, sign_a), extend(&nb, sign_b));
+                let (first, second) = match op {
+                    "mul" => (c.mul(&a, &b), Vec::new()),
+                    "udiv" => c.udiv_rem(&a, &b),
+                    _ => c.sdiv_rem(&a, &b),
+                };
+                for x in 0..1u128 << NARROW {
+                    for y in 0..1u128 << NARROW {
+                        let fix = |bits: &Bits, v: u128| -> Vec<Lit> { bits.iter().enumerate().map(|(i, &l)| if v >> i & 1 == 1 { l } else { !l }).collect() };
+                        let assumptions: Vec<Lit> = [fix(&na, x), fix(&nb, y)].concat();
+                        assert_eq!(c.sat_mut().solve(&assumptions), Some(true));
+                        let (wa, wb) = (value(&c, &a), value(&c, &b));
+                        let (q, r) = reference(op, wa, wb, WIDE);
+                        assert_eq!(value(&c, &first), q, "{op} {wa} {wb} (signed extension {sign_a} {sign_b})");
+                        if op != "mul" {
+                            assert_eq!(value(&c, &second), r, "{op} {wa} {wb} remainder");
+                        }
+                    }
+                }
+            }
+        }
     }
 }
