@@ -9,8 +9,10 @@
 //! procedure) come from the caller's `inputs` callback. A nondeterministic `goto` takes the
 //! first target whose leading `assume` holds (the lowering starts every branch with one).
 
+mod accel;
 mod layout;
 
+pub use accel::Acceleration;
 pub use layout::{align_of, eval_binary, eval_unary, field_offset, normalize, size_of, struct_layout, wrap};
 
 use crate::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
@@ -28,11 +30,18 @@ pub struct Limits {
     pub max_heap_bytes: u64,
     /// Record every executed statement in [`RunResult::path`] (off for long runs).
     pub record_path: bool,
+    /// Signed arithmetic wraps around (gcc's `-fwrapv`) instead of stopping the run with a
+    /// [`Outcome::RuntimeError`]: in C, signed overflow is undefined behaviour.
+    pub wrap_signed_overflow: bool,
+    /// Jump over iterations of loops that move scalar variables by constants
+    /// ([`Acceleration`]); observers then see the first and last of them, and
+    /// [`State::last_acceleration`] describes the jump.
+    pub accelerate_loops: bool,
 }
 
 impl Limits {
     pub fn new(max_steps: u64) -> Limits {
-        Limits { max_steps, max_call_depth: 10_000, max_heap_bytes: 1 << 28, record_path: true }
+        Limits { max_steps, max_call_depth: 10_000, max_heap_bytes: 1 << 28, record_path: true, wrap_signed_overflow: false, accelerate_loops: false }
     }
 }
 
@@ -71,6 +80,8 @@ pub struct RunResult {
     pub deterministic: bool,
     /// Statements executed.
     pub steps: u64,
+    /// Loop iterations jumped over ([`Limits::accelerate_loops`]): not among `steps` or `path`.
+    pub skipped_iterations: u64,
 }
 
 /// Runs the program from its entry procedure.
@@ -98,7 +109,7 @@ pub fn run_with_stop(
     stop: &dyn Fn() -> bool,
 ) -> RunResult {
     let mut machine = Machine {
-        state: State::new(program),
+        state: State { wrap_signed_overflow: limits.wrap_signed_overflow, ..State::new(program) },
         inputs,
         limits: *limits,
         path: Vec::new(),
@@ -106,10 +117,12 @@ pub fn run_with_stop(
         heap_bytes: 0,
         ambiguous_branch: false,
         steps: 0,
+        accelerator: limits.accelerate_loops.then(accel::Accelerator::default),
     };
     let outcome = machine.execute(on_step, stop);
     let deterministic = machine.consumed.is_empty() && !machine.ambiguous_branch && !machine.state.undefined_read.get();
-    RunResult { outcome, path: machine.path, inputs: machine.consumed, deterministic, steps: machine.steps }
+    let skipped_iterations = machine.state.skipped_iterations;
+    RunResult { outcome, path: machine.path, inputs: machine.consumed, deterministic, steps: machine.steps, skipped_iterations }
 }
 
 const BLOCK_SHIFT: u32 = 32;
@@ -144,6 +157,11 @@ pub struct State<'p> {
     frames: Vec<Frame>,
     /// Some read saw a byte that was never written.
     undefined_read: std::cell::Cell<bool>,
+    /// [`Limits::wrap_signed_overflow`].
+    wrap_signed_overflow: bool,
+    /// The latest jump over loop iterations, and the iterations skipped in all.
+    last_acceleration: Option<Acceleration>,
+    skipped_iterations: u64,
 }
 
 /// A value moved by assignments and returns: a scalar or the bytes of a struct.
@@ -162,6 +180,9 @@ impl<'p> State<'p> {
             strings: Vec::new(),
             frames: Vec::new(),
             undefined_read: std::cell::Cell::new(false),
+            wrap_signed_overflow: false,
+            last_acceleration: None,
+            skipped_iterations: 0,
         };
         for &g in &program.globals {
             let size = size_of(program, &program.var(g).ty) as usize;
@@ -187,6 +208,16 @@ impl<'p> State<'p> {
     /// The procedure executing now.
     pub fn current_proc(&self) -> Option<ProcId> {
         self.frames.last().map(|f| f.proc)
+    }
+
+    /// The latest jump over loop iterations ([`Limits::accelerate_loops`]).
+    pub fn last_acceleration(&self) -> Option<&Acceleration> {
+        self.last_acceleration.as_ref()
+    }
+
+    /// Loop iterations skipped so far ([`Limits::accelerate_loops`]).
+    pub fn skipped_iterations(&self) -> u64 {
+        self.skipped_iterations
     }
 
     /// Number of active procedure frames.
@@ -340,6 +371,11 @@ impl<'p> State<'p> {
             ExprKind::AddrOf(inner) => self.lvalue_address(inner),
             ExprKind::Unary(op, a) => {
                 let v = self.eval_expr(a)?;
+                if *op == UnaryOp::Neg && !self.wrap_signed_overflow {
+                    if let Some(exact) = signed_overflow(BinaryOp::Sub, 0, v, &a.ty, &e.ty) {
+                        return Err(format!("signed integer overflow: the exact result {exact} does not fit in `{}` (undefined behaviour)", crate::print::type_name(self.program, &e.ty)));
+                    }
+                }
                 Ok(match op {
                     UnaryOp::Not => (v == 0) as i128,
                     _ => eval_unary(*op, v, &e.ty),
@@ -390,6 +426,9 @@ impl<'p> State<'p> {
                 _ => {}
             }
         }
+        if let Some(exact) = signed_overflow(op, x, y, &a.ty, result_ty).filter(|_| !self.wrap_signed_overflow) {
+            return Err(format!("signed integer overflow: the exact result {exact} does not fit in `{}` (undefined behaviour)", crate::print::type_name(self.program, result_ty)));
+        }
         eval_binary(op, x, y, &a.ty, result_ty).ok_or_else(|| "division by zero".to_string())
     }
 
@@ -422,6 +461,25 @@ impl<'p> State<'p> {
     }
 }
 
+/// The exact result of `x op y` when the operation is signed arithmetic in `int` or wider whose
+/// result does not fit its type: undefined behaviour in C (narrower types are promoted first, and
+/// conversions to signed types are implementation-defined, not undefined).
+fn signed_overflow(op: BinaryOp, x: i128, y: i128, operand_ty: &Type, result_ty: &Type) -> Option<i128> {
+    let Type::Int { bits, signed: true } = *result_ty else { return None };
+    if bits < 32 || bits > 64 || *operand_ty != *result_ty {
+        return None;
+    }
+    let exact = match op {
+        BinaryOp::Add => x.checked_add(y)?,
+        BinaryOp::Sub => x.checked_sub(y)?,
+        BinaryOp::Mul => x.checked_mul(y)?,
+        // `INT_MIN / -1` (and `INT_MIN % -1`, whose quotient overflows)
+        BinaryOp::Div | BinaryOp::Rem if y == -1 => x.checked_neg()?,
+        _ => return None,
+    };
+    (wrap(exact, bits as u32, true) != exact).then_some(exact)
+}
+
 struct Machine<'p, 'i> {
     state: State<'p>,
     inputs: &'i mut dyn FnMut(&Type) -> i128,
@@ -432,6 +490,7 @@ struct Machine<'p, 'i> {
     /// A branch had more than one open target.
     ambiguous_branch: bool,
     steps: u64,
+    accelerator: Option<accel::Accelerator>,
 }
 
 impl Machine<'_, '_> {
@@ -536,14 +595,25 @@ impl Machine<'_, '_> {
             steps += 1;
             self.steps = steps;
             let at = StmtRef { proc, index: pc };
+            let stmt = &body[pc as usize];
+            let mut pending = accel::Pending::None;
+            if let Some(accelerator) = self.accelerator.as_mut() {
+                accelerator.at_statement(&mut self.state, at);
+                if accelerator.tracking() {
+                    pending = accelerator.before(&self.state, &stmt.kind);
+                }
+            }
             on_step(at, &self.state);
             if self.limits.record_path {
                 self.path.push(at);
             }
-            let stmt = &body[pc as usize];
             let span = stmt.span;
             match self.step(proc, pc, &stmt.kind) {
-                Ok(None) => {}
+                Ok(None) => {
+                    if let Some(accelerator) = self.accelerator.as_mut() {
+                        accelerator.after(&self.state, pending);
+                    }
+                }
                 Ok(Some(outcome)) => return outcome,
                 Err(message) => return Outcome::RuntimeError(message, span),
             }

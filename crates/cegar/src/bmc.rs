@@ -240,7 +240,7 @@ fn replay(program: &Program, mut queues: HashMap<StmtRef, std::collections::VecD
         queues.get_mut(&key).and_then(|q| q.pop_front()).unwrap_or(0)
     };
     let mut observe = |at: StmtRef, _: &c_ir::interp::State| current.set(Some(at));
-    let limits = Limits { record_path: false, ..Limits::new(crate::replay::REPLAY_STEP_LIMIT) };
+    let limits = Limits { record_path: false, accelerate_loops: true, ..Limits::new(crate::replay::REPLAY_STEP_LIMIT) };
     let result = run_observed(program, &mut feed, &limits, &mut observe);
     if result.outcome != Outcome::ReachedError {
         return None;

@@ -18,7 +18,14 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
         v
     };
     let mut steps: Vec<CounterexampleStep> = Vec::new();
+    let mut skipped = 0u64;
     let mut observe = |at: c_ir::StmtRef, state: &c_ir::interp::State| {
+        if state.skipped_iterations() != skipped {
+            skipped = state.skipped_iterations();
+            if let Some(jump) = state.last_acceleration() {
+                steps.push(accelerated_step(program, jump));
+            }
+        }
         let proc = program.proc(at.proc);
         let stmt = &proc.body[at.index as usize];
         if matches!(stmt.kind, StmtKind::Goto { .. } | StmtKind::Skip) {
@@ -43,13 +50,37 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
         });
         steps.push(CounterexampleStep { at, span: stmt.span, line: 0, statement: display_stmt(program, proc, stmt), values });
     };
-    let result = run_observed(program, &mut feed, &Limits::new(REPLAY_STEP_LIMIT), &mut observe);
+    let result = run_observed(program, &mut feed, &Limits { accelerate_loops: true, ..Limits::new(REPLAY_STEP_LIMIT) }, &mut observe);
     match result.outcome {
         Outcome::ReachedError => Ok(Counterexample { steps, inputs: result.inputs }),
         Outcome::Returned(_) => Err("the concrete run returned from the entry procedure".into()),
         Outcome::AssumeFailed => Err("the concrete run was blocked by an assumption".into()),
         Outcome::StepLimit => Err("the concrete run exceeded the step limit".into()),
         Outcome::RuntimeError(message, _) => Err(format!("the concrete run failed: {message}")),
+    }
+}
+
+/// The trace step standing for loop iterations the interpreter jumped over: the loop head, with
+/// the change of each variable per iteration.
+fn accelerated_step(program: &Program, jump: &c_ir::interp::Acceleration) -> CounterexampleStep {
+    let changes: Vec<String> = jump
+        .deltas
+        .iter()
+        .map(|&(v, d)| {
+            let name = &program.var(v).source_name;
+            if d < 0 {
+                format!("{name} -= {}", d.unsigned_abs())
+            } else {
+                format!("{name} += {d}")
+            }
+        })
+        .collect();
+    CounterexampleStep {
+        at: jump.at,
+        span: program.stmt(jump.at).span,
+        line: 0,
+        statement: format!("/* {} more iterations of this loop, each: {} */", jump.iterations, changes.join(", ")),
+        values: Vec::new(),
     }
 }
 
@@ -106,7 +137,7 @@ pub fn random_search_for_error(
                 }
             }
         };
-        let result = c_ir::interp::run(program, &mut feed, &Limits::new(max_steps));
+        let result = c_ir::interp::run(program, &mut feed, &Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) });
         if result.outcome == Outcome::ReachedError {
             return replay_to_error(program, &result.inputs).ok();
         }
@@ -137,7 +168,7 @@ pub fn single_execution(program: &Program, max_steps: u64, stop: &dyn Fn() -> bo
         asked.set(true);
         0
     };
-    let limits = Limits { record_path: false, ..Limits::new(max_steps) };
+    let limits = Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) };
     let result = run_with_stop(program, &mut feed, &limits, &mut |_, _| {}, &|| asked.get() || stop());
     if !result.deterministic {
         return None;

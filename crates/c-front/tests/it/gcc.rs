@@ -36,6 +36,7 @@ fn compile(source: &str, name: &str, dir: &Path) -> PathBuf {
     let exe = dir.join(name);
     std::fs::write(&c_file, format!("{GCC_PRELUDE}\n{source}")).expect("write C file");
     let status = Command::new("gcc")
+        // signed overflow wraps on both sides (the interpreter's `wrap_signed_overflow`)
         .args(["-O0", "-fwrapv", "-w", "-o"])
         .arg(&exe)
         .arg(&c_file)
@@ -63,7 +64,7 @@ fn run_interpreter(program: &c_ir::Program, inputs: &[i128]) -> Vec<String> {
         next += 1;
         v
     };
-    let result = run_observed(program, &mut feed, &Limits::new(5_000_000), &mut |at, state| {
+    let result = run_observed(program, &mut feed, &Limits { wrap_signed_overflow: true, ..Limits::new(5_000_000) }, &mut |at, state| {
         if at.proc == out_proc && at.index == 0 {
             let v = state.eval(&c_ir::Expr::new(ExprKind::Var(formal), Type::LONG)).expect("out's argument is defined");
             printed.push(v.to_string());
@@ -115,4 +116,37 @@ fn interpreter_agrees_with_gcc() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(compared >= 100);
+}
+
+/// Without `wrap_signed_overflow`, signed arithmetic in `int` or wider that leaves its type stops
+/// the run (undefined behaviour); unsigned wrap-around and `char` arithmetic (promoted to `int`,
+/// then converted back) do not.
+#[test]
+fn signed_overflow_is_undefined_behaviour() {
+    let program = super::support::lower_ok(
+        "int main() { int x = __VERIFIER_nondet_int(); int op = __VERIFIER_nondet_int();
+           unsigned u = 4294967295u; u = u + 1u; signed char c = 127; c = c + 1;
+           if (op == 0) { x = x + 1; } else if (op == 1) { x = -x; } else if (op == 2) { x = x * 2; } else { x = x / -1; }
+           return x; }",
+    );
+    let outcome = |inputs: [i128; 2], wrap: bool| {
+        let mut next = 0;
+        let mut feed = |_: &Type| {
+            next += 1;
+            inputs[next - 1]
+        };
+        c_ir::interp::run(&program, &mut feed, &Limits { wrap_signed_overflow: wrap, ..Limits::new(1000) }).outcome
+    };
+    let max = 2147483647;
+    let min = -2147483648;
+    for (inputs, wrapped) in [([max, 0], min), ([min, 1], min), ([max, 2], -2), ([min, 3], min)] {
+        match outcome(inputs, false) {
+            Outcome::RuntimeError(message, _) => assert!(message.contains("signed integer overflow"), "{message}"),
+            other => panic!("{inputs:?}: expected an overflow, got {other:?}"),
+        }
+        assert_eq!(outcome(inputs, true), Outcome::Returned(Some(wrapped)), "{inputs:?} wrapped");
+    }
+    // in range: no error either way
+    assert_eq!(outcome([max - 1, 0], false), Outcome::Returned(Some(max)));
+    assert_eq!(outcome([-max, 1], false), Outcome::Returned(Some(max)));
 }

@@ -2,6 +2,7 @@
 //! examples, predicate files, lowering semantics checked by running the interpreter, agreement
 //! with gcc, malformed input, and the SV-COMP benchmark files.
 
+mod acceleration;
 mod benchmarks;
 mod gcc;
 mod lowering;
