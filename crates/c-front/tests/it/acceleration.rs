@@ -27,6 +27,8 @@ const PROGRAMS: &[(&str, bool)] = &[
     // calls inside the loop
     ("int f(int z) { return z + 3; } int main() { int x = __VERIFIER_nondet_int(); int i = 0; while (i < 60000) { i = f(i); } return i + x; }", true),
     ("int g; void bump(int k) { g = g + k; } int main() { int n = __VERIFIER_nondet_int(); for (int i = 0; i < n; i++) bump(2); return g; }", true),
+    // arguments converted to a narrower formal (wraps at 128)
+    ("int g; void put(signed char c) { g = c; } int main() { int n = __VERIFIER_nondet_int(); for (int i = 0; i < n; i++) { put(i); } return g; }", true),
     // nested loops, the inner one reset by the outer
     ("int main() { int n = __VERIFIER_nondet_int(); int x = 0; int y = 0; while (x < n) { y = 0; while (y < 10) { y++; } x++; } return x + y; }", true),
     // unsigned wrap-around in the loop: the jump stops before it

@@ -469,7 +469,7 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
             }
             Pending::None
         }
-        StmtKind::Call { lhs, args, .. } => {
+        StmtKind::Call { lhs, callee, args } => {
             if let Some(l) = lhs {
                 let ExprKind::Var(v) = l.kind else { return Err(Unsupported) };
                 if !(l.ty.is_integer() || l.ty == Type::Bool) {
@@ -480,11 +480,19 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
                 t.results.push(None);
             }
             let mut coefficients = Vec::new();
-            for a in args {
+            let formals = &program.procs.get(callee.0 as usize).ok_or(Unsupported)?.formals;
+            for (a, f) in args.iter().zip(formals) {
                 if !a.ty.is_scalar() {
                     return Err(Unsupported);
                 }
-                coefficients.push(coefficient(state, t, a)?);
+                let c = coefficient(state, t, a)?;
+                if c != 0 {
+                    // the conversion to the formal's type must not wrap
+                    let value = state.eval_expr(a).map_err(|_| Unsupported)?;
+                    let (lo, hi) = range(&program.var(*f).ty).ok_or(Unsupported)?;
+                    t.keep_within(value, c, lo, hi);
+                }
+                coefficients.push(c);
             }
             Pending::Call { coefficients }
         }
