@@ -466,7 +466,7 @@ impl<'p> State<'p> {
 /// conversions to signed types are implementation-defined, not undefined).
 fn signed_overflow(op: BinaryOp, x: i128, y: i128, operand_ty: &Type, result_ty: &Type) -> Option<i128> {
     let Type::Int { bits, signed: true } = *result_ty else { return None };
-    if bits < 32 || bits > 64 || *operand_ty != *result_ty {
+    if !(32..=64).contains(&bits) || *operand_ty != *result_ty {
         return None;
     }
     let exact = match op {
