@@ -371,10 +371,8 @@ impl<'p> State<'p> {
             ExprKind::AddrOf(inner) => self.lvalue_address(inner),
             ExprKind::Unary(op, a) => {
                 let v = self.eval_expr(a)?;
-                if *op == UnaryOp::Neg && !self.wrap_signed_overflow {
-                    if let Some(exact) = signed_overflow(BinaryOp::Sub, 0, v, &a.ty, &e.ty) {
-                        return Err(format!("signed integer overflow: the exact result {exact} does not fit in `{}` (undefined behaviour)", crate::print::type_name(self.program, &e.ty)));
-                    }
+                if *op == UnaryOp::Neg {
+                    self.check_signed_overflow(BinaryOp::Sub, 0, v, &a.ty, &e.ty)?;
                 }
                 Ok(match op {
                     UnaryOp::Not => (v == 0) as i128,
@@ -426,9 +424,7 @@ impl<'p> State<'p> {
                 _ => {}
             }
         }
-        if let Some(exact) = signed_overflow(op, x, y, &a.ty, result_ty).filter(|_| !self.wrap_signed_overflow) {
-            return Err(format!("signed integer overflow: the exact result {exact} does not fit in `{}` (undefined behaviour)", crate::print::type_name(self.program, result_ty)));
-        }
+        self.check_signed_overflow(op, x, y, &a.ty, result_ty)?;
         eval_binary(op, x, y, &a.ty, result_ty).ok_or_else(|| "division by zero".to_string())
     }
 
@@ -478,6 +474,20 @@ fn signed_overflow(op: BinaryOp, x: i128, y: i128, operand_ty: &Type, result_ty:
         _ => return None,
     };
     (wrap(exact, bits as u32, true) != exact).then_some(exact)
+}
+
+impl State<'_> {
+    /// The runtime error of a signed overflow in `x op y` (unless
+    /// [`Limits::wrap_signed_overflow`]).
+    fn check_signed_overflow(&self, op: BinaryOp, x: i128, y: i128, operand_ty: &Type, result_ty: &Type) -> Result<(), String> {
+        match signed_overflow(op, x, y, operand_ty, result_ty) {
+            Some(exact) if !self.wrap_signed_overflow => Err(format!(
+                "signed integer overflow: the exact result {exact} does not fit in `{}` (undefined behaviour)",
+                crate::print::type_name(self.program, result_ty)
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 struct Machine<'p, 'i> {
