@@ -22,7 +22,7 @@
 
 use crate::replay::replay_to_error;
 use crate::Counterexample;
-use c_ir::interp::{run_observed, Limits, Outcome};
+use c_ir::interp::{run_observed, Outcome};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, Var, VarId, VarKind};
 use diagnostics::Span;
 use std::collections::{BTreeMap, HashMap};
@@ -240,8 +240,7 @@ fn replay(program: &Program, mut queues: HashMap<StmtRef, std::collections::VecD
         queues.get_mut(&key).and_then(|q| q.pop_front()).unwrap_or(0)
     };
     let mut observe = |at: StmtRef, _: &c_ir::interp::State| current.set(Some(at));
-    let limits = Limits { record_path: false, accelerate_loops: true, ..Limits::new(crate::replay::REPLAY_STEP_LIMIT) };
-    let result = run_observed(program, &mut feed, &limits, &mut observe);
+    let result = run_observed(program, &mut feed, &crate::replay::run_limits(crate::replay::REPLAY_STEP_LIMIT), &mut observe);
     if result.outcome != Outcome::ReachedError {
         return None;
     }

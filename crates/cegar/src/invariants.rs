@@ -208,10 +208,9 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
         }
     };
     let mut feed = |_: &c_ir::Type| -> i128 { 0 };
-    let limits = c_ir::interp::Limits { record_path: false, accelerate_loops: true, ..c_ir::interp::Limits::new(max_steps) };
     // skipped loop iterations pass through states between those observed before and after
     // the jump: bounds cover them, a list of states would not
-    let accelerated = c_ir::interp::run_observed(program, &mut feed, &limits, &mut observe).skipped_iterations > 0;
+    let accelerated = c_ir::interp::run_observed(program, &mut feed, &crate::replay::run_limits(max_steps), &mut observe).skipped_iterations > 0;
     let mut out = Vec::new();
     for (at, point) in points {
         // a point the execution never reaches: nothing holds there but `false`

@@ -8,6 +8,12 @@ use c_ir::{display_stmt, Program, StmtKind};
 /// Statements a replay may execute before giving up.
 pub const REPLAY_STEP_LIMIT: u64 = 2_000_000;
 
+/// The budgets of every interpreter run this crate makes: no recorded path (observers see the
+/// statements), loops accelerated.
+pub(crate) fn run_limits(max_steps: u64) -> Limits {
+    Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) }
+}
+
 /// Runs `program` with `inputs` as the values of its environment reads (in order; 0 once they
 /// run out) and returns the concrete trace if the run ends in an error statement.
 pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexample, String> {
@@ -50,7 +56,7 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
         });
         steps.push(CounterexampleStep { at, span: stmt.span, line: 0, statement: display_stmt(program, proc, stmt), values });
     };
-    let result = run_observed(program, &mut feed, &Limits { accelerate_loops: true, ..Limits::new(REPLAY_STEP_LIMIT) }, &mut observe);
+    let result = run_observed(program, &mut feed, &run_limits(REPLAY_STEP_LIMIT), &mut observe);
     match result.outcome {
         Outcome::ReachedError => Ok(Counterexample { steps, inputs: result.inputs }),
         Outcome::Returned(_) => Err("the concrete run returned from the entry procedure".into()),
@@ -137,7 +143,7 @@ pub fn random_search_for_error(
                 }
             }
         };
-        let result = c_ir::interp::run(program, &mut feed, &Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) });
+        let result = c_ir::interp::run(program, &mut feed, &run_limits(max_steps));
         if result.outcome == Outcome::ReachedError {
             return replay_to_error(program, &result.inputs).ok();
         }
@@ -168,8 +174,7 @@ pub fn single_execution(program: &Program, max_steps: u64, stop: &dyn Fn() -> bo
         asked.set(true);
         0
     };
-    let limits = Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) };
-    let result = run_with_stop(program, &mut feed, &limits, &mut |_, _| {}, &|| asked.get() || stop());
+    let result = run_with_stop(program, &mut feed, &run_limits(max_steps), &mut |_, _| {}, &|| asked.get() || stop());
     if !result.deterministic {
         return None;
     }
