@@ -81,6 +81,17 @@ impl Type {
     pub fn is_signed(&self) -> bool {
         matches!(self, Type::Int { signed: true, .. })
     }
+    /// The inclusive range of values of an integer type (`Bool` is `0..=1`).
+    pub fn value_range(&self) -> Option<(i128, i128)> {
+        match *self {
+            Type::Bool => Some((0, 1)),
+            Type::Int { bits, signed } if bits > 0 && (bits as u32) < 128 => {
+                let bits = bits as u32;
+                Some(if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) })
+            }
+            _ => None,
+        }
+    }
     /// Bit width of an integer-like scalar (`Bool` is 1; pointers report 64).
     pub fn bits(&self) -> u32 {
         match self {

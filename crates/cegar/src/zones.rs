@@ -160,13 +160,7 @@ fn tracked(program: &Program, v: VarId) -> bool {
 
 /// The values of an integer type, clipped to `±INF`.
 fn type_range(ty: &Type) -> Option<(i64, i64)> {
-    let (lo, hi): (i128, i128) = match ty {
-        Type::Bool => (0, 1),
-        Type::Int { bits, signed: true } => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
-        Type::Int { bits, signed: false } => (0, (1i128 << bits) - 1),
-        _ => return None,
-    };
-    Some((clip(lo), clip(hi)))
+    ty.value_range().map(|(lo, hi)| (clip(lo), clip(hi)))
 }
 
 fn clip(v: i128) -> i64 {

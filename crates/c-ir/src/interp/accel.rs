@@ -81,10 +81,21 @@ pub(super) struct Accelerator {
     tracking: Option<Tracking>,
 }
 
+impl Head {
+    /// Plans the next attempt after one that jumped (soon) or failed (twice as late as the
+    /// last failure, at most 2^20 visits later).
+    fn schedule(&mut self, jumped: bool) {
+        self.failures = if jumped { 0 } else { (self.failures + 1).min(20) };
+        self.next_attempt = self.visits + (1u64 << self.failures);
+        self.snapshot = None;
+    }
+}
+
 /// The tracking cannot continue.
 struct Unsupported;
 
-type Affine = Result<i128, Unsupported>;
+/// A value and the coefficient of the iteration number `k` in it.
+type Affine = Result<(i128, i128), Unsupported>;
 
 impl Accelerator {
     fn is_loop_head(&mut self, state: &State, at: StmtRef) -> bool {
@@ -119,14 +130,7 @@ impl Accelerator {
             if t.head == at && t.depth == depth {
                 let t = self.tracking.take().expect("tracking");
                 let jumped = self.finish(state, t);
-                let head = self.heads.entry((depth, at)).or_default();
-                if jumped {
-                    head.failures = 0;
-                } else {
-                    head.failures = (head.failures + 1).min(20);
-                }
-                head.next_attempt = head.visits + (1u64 << head.failures);
-                head.snapshot = None;
+                self.heads.entry((depth, at)).or_default().schedule(jumped);
             }
             return;
         }
@@ -152,8 +156,7 @@ impl Accelerator {
                     return;
                 }
             }
-            head.failures = (head.failures + 1).min(20);
-            head.next_attempt = head.visits + (1u64 << head.failures);
+            head.schedule(false);
         }
     }
 
@@ -206,21 +209,21 @@ impl Accelerator {
 
     fn abandon(&mut self) {
         if let Some(t) = self.tracking.take() {
-            let head = self.heads.entry((t.depth, t.head)).or_default();
-            head.failures = (head.failures + 1).min(20);
-            head.next_attempt = head.visits + (1u64 << head.failures);
-            head.snapshot = None;
+            self.heads.entry((t.depth, t.head)).or_default().schedule(false);
         }
     }
 
     /// Checks the tracked iteration and jumps; true when it jumped.
     fn finish(&mut self, state: &mut State, t: Tracking) -> bool {
         let now = slots(state);
+        // each tracked variable's value after iteration 0
+        let mut after = Vec::with_capacity(t.start.len());
         for (slot, delta) in &t.start {
-            let Some(after) = now.iter().find(|s| s.block == slot.block) else { return false };
-            if after.value - slot.value != *delta || t.coefficients.get(&slot.block) != Some(delta) {
+            let Some(end) = now.iter().find(|s| s.block == slot.block) else { return false };
+            if end.value - slot.value != *delta || t.coefficients.get(&slot.block) != Some(delta) {
                 return false;
             }
+            after.push(end.value);
         }
         // every variable of the frame and every global written in the iteration was tracked
         for (block, c) in &t.coefficients {
@@ -236,13 +239,11 @@ impl Accelerator {
             return false;
         }
         let skip = (bound - 2).min(u64::MAX as u128 / 2) as i128;
-        for (slot, delta) in &t.start {
+        for ((slot, delta), value) in t.start.iter().zip(after) {
             if *delta == 0 {
                 continue;
             }
-            let Some(after) = now.iter().find(|s| s.block == slot.block) else { return false };
-            let value = after.value + delta * skip;
-            if state.store(State::address(slot.block, 0), &slot.ty, value).is_err() {
+            if state.store(State::address(slot.block, 0), &slot.ty, value + delta * skip).is_err() {
                 return false;
             }
         }
@@ -266,7 +267,7 @@ fn slots(state: &State) -> Vec<Slot> {
         .chain(globals)
         .filter_map(|(var, block)| {
             let ty = program.vars.get(var.0 as usize)?.ty.clone();
-            if !(ty.is_integer() || ty == Type::Bool) {
+            if !ty.is_integer() {
                 return None;
             }
             let b = state.blocks.get(block as usize)?;
@@ -277,18 +278,6 @@ fn slots(state: &State) -> Vec<Slot> {
             Some(Slot { block, var, ty, value })
         })
         .collect()
-}
-
-/// The inclusive range of an integer type.
-fn range(ty: &Type) -> Option<(i128, i128)> {
-    match ty {
-        Type::Bool => Some((0, 1)),
-        Type::Int { bits, signed } if *bits < 127 => {
-            let bits = *bits as u32;
-            Some(if *signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) })
-        }
-        _ => None,
-    }
 }
 
 impl Tracking {
@@ -303,6 +292,15 @@ impl Tracking {
         } else if c < 0 {
             self.limit(((v - lo) / -c) as u128 + 1);
         }
+    }
+
+    /// `v + c·k` stays a value of `ty` (nothing wraps) for `k < bound`.
+    fn keep_in_type(&mut self, v: i128, c: i128, ty: &Type) -> Result<(), Unsupported> {
+        if c != 0 {
+            let (lo, hi) = ty.value_range().ok_or(Unsupported)?;
+            self.keep_within(v, c, lo, hi);
+        }
+        Ok(())
     }
 
     /// The sign of `f(k) = v + c·k` stays as it is at `k = 0` (negative, zero or positive) for
@@ -322,34 +320,32 @@ impl Tracking {
     }
 }
 
-/// The coefficient of `e`'s value (evaluated in `state`), adding the path and range conditions.
-fn coefficient(state: &State, t: &mut Tracking, e: &Expr) -> Affine {
+/// The value of `e` in `state` and the coefficient of `k` in it, adding the path and range
+/// conditions.
+fn affine(state: &State, t: &mut Tracking, e: &Expr) -> Affine {
     let value = state.eval_expr(e).map_err(|_| Unsupported)?;
     let c = match &e.kind {
         ExprKind::Const(_) => 0,
         ExprKind::Var(v) => {
-            if !(e.ty.is_integer() || e.ty == Type::Bool || e.ty.is_pointer()) {
+            if !(e.ty.is_integer() || e.ty.is_pointer()) {
                 return Err(Unsupported);
             }
             let block = state.variable_block(*v).map_err(|_| Unsupported)?;
             *t.coefficients.get(&block).ok_or(Unsupported)?
         }
         ExprKind::Unary(op, a) => {
-            let ca = coefficient(state, t, a)?;
+            let (va, ca) = affine(state, t, a)?;
             match op {
-                UnaryOp::Neg => -ca,
-                UnaryOp::BitNot => -ca,
+                UnaryOp::Neg | UnaryOp::BitNot => -ca,
                 UnaryOp::Not => {
-                    let va = state.eval_expr(a).map_err(|_| Unsupported)?;
                     t.keep_sign(va, ca);
                     0
                 }
             }
         }
         ExprKind::Cast(a) => {
-            let ca = coefficient(state, t, a)?;
+            let (va, ca) = affine(state, t, a)?;
             if e.ty == Type::Bool {
-                let va = state.eval_expr(a).map_err(|_| Unsupported)?;
                 t.keep_sign(va, ca);
                 0
             } else {
@@ -357,42 +353,34 @@ fn coefficient(state: &State, t: &mut Tracking, e: &Expr) -> Affine {
             }
         }
         ExprKind::Ite(cond, a, b) => {
-            let vc = state.eval_expr(cond).map_err(|_| Unsupported)?;
-            let cc = coefficient(state, t, cond)?;
+            let (vc, cc) = affine(state, t, cond)?;
             t.keep_sign(vc, cc);
-            coefficient(state, t, if vc != 0 { a } else { b })?
+            affine(state, t, if vc != 0 { a } else { b })?.1
         }
         ExprKind::Binary(op, a, b) => {
             if a.ty.is_pointer() || b.ty.is_pointer() {
                 // pointer arithmetic and comparisons only on values constant in k
-                let (ca, cb) = (coefficient(state, t, a)?, coefficient(state, t, b)?);
+                let (ca, cb) = (affine(state, t, a)?.1, affine(state, t, b)?.1);
                 if ca != 0 || cb != 0 {
                     return Err(Unsupported);
                 }
-                return Ok(0);
+                return Ok((value, 0));
             }
             match op {
                 BinaryOp::And | BinaryOp::Or | BinaryOp::Implies => {
-                    let va = state.eval_expr(a).map_err(|_| Unsupported)?;
-                    let ca = coefficient(state, t, a)?;
+                    let (va, ca) = affine(state, t, a)?;
                     t.keep_sign(va, ca);
-                    let decided = match op {
-                        BinaryOp::And => va == 0,
-                        BinaryOp::Or => va != 0,
-                        _ => va == 0,
-                    };
+                    // the right operand counts only when the left one does not decide
+                    let decided = if *op == BinaryOp::Or { va != 0 } else { va == 0 };
                     if !decided {
-                        let vb = state.eval_expr(b).map_err(|_| Unsupported)?;
-                        let cb = coefficient(state, t, b)?;
+                        let (vb, cb) = affine(state, t, b)?;
                         t.keep_sign(vb, cb);
                     }
                     0
                 }
                 _ => {
-                    let ca = coefficient(state, t, a)?;
-                    let cb = coefficient(state, t, b)?;
-                    let va = state.eval_expr(a).map_err(|_| Unsupported)?;
-                    let vb = state.eval_expr(b).map_err(|_| Unsupported)?;
+                    let (va, ca) = affine(state, t, a)?;
+                    let (vb, cb) = affine(state, t, b)?;
                     match op {
                         BinaryOp::Add => ca.checked_add(cb).ok_or(Unsupported)?,
                         BinaryOp::Sub => ca.checked_sub(cb).ok_or(Unsupported)?,
@@ -413,17 +401,13 @@ fn coefficient(state: &State, t: &mut Tracking, e: &Expr) -> Affine {
         // memory reads, addresses and strings: outside the fragment
         _ => return Err(Unsupported),
     };
-    if c != 0 {
-        let (lo, hi) = range(&e.ty).ok_or(Unsupported)?;
-        t.keep_within(value, c, lo, hi);
-    }
-    Ok(c)
+    t.keep_in_type(value, c, &e.ty)?;
+    Ok((value, c))
 }
 
 /// The condition `cond` (true or false now) keeps its value.
 fn keep_condition(state: &State, t: &mut Tracking, cond: &Expr) -> Result<(), Unsupported> {
-    let v = state.eval_expr(cond).map_err(|_| Unsupported)?;
-    let c = coefficient(state, t, cond)?;
+    let (v, c) = affine(state, t, cond)?;
     t.keep_sign(v, c);
     Ok(())
 }
@@ -434,22 +418,18 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
         StmtKind::Skip => Pending::None,
         StmtKind::Assign { lhs, rhs } => {
             let ExprKind::Var(v) = lhs.kind else { return Err(Unsupported) };
-            if !(lhs.ty.is_integer() || lhs.ty == Type::Bool) {
+            if !lhs.ty.is_integer() {
                 return Err(Unsupported);
             }
             let block = state.variable_block(v).map_err(|_| Unsupported)?;
-            let mut coefficient = coefficient(state, t, rhs)?;
-            if lhs.ty == Type::Bool && coefficient != 0 {
-                let value = state.eval_expr(rhs).map_err(|_| Unsupported)?;
+            let (value, mut coefficient) = affine(state, t, rhs)?;
+            if lhs.ty == Type::Bool {
+                // stored as `value != 0`
                 t.keep_sign(value, coefficient);
                 coefficient = 0;
             }
-            if coefficient != 0 {
-                // the conversion to the variable's type must not wrap either
-                let value = state.eval_expr(rhs).map_err(|_| Unsupported)?;
-                let (lo, hi) = range(&lhs.ty).ok_or(Unsupported)?;
-                t.keep_within(value, coefficient, lo, hi);
-            }
+            // the conversion to the variable's type must not wrap either
+            t.keep_in_type(value, coefficient, &lhs.ty)?;
             Pending::Assign { block, coefficient }
         }
         StmtKind::Assume { cond } => {
@@ -472,7 +452,7 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
         StmtKind::Call { lhs, callee, args } => {
             if let Some(l) = lhs {
                 let ExprKind::Var(v) = l.kind else { return Err(Unsupported) };
-                if !(l.ty.is_integer() || l.ty == Type::Bool) {
+                if !l.ty.is_integer() {
                     return Err(Unsupported);
                 }
                 t.results.push(Some(state.variable_block(v).map_err(|_| Unsupported)?));
@@ -485,13 +465,9 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
                 if !a.ty.is_scalar() {
                     return Err(Unsupported);
                 }
-                let c = coefficient(state, t, a)?;
-                if c != 0 {
-                    // the conversion to the formal's type must not wrap
-                    let value = state.eval_expr(a).map_err(|_| Unsupported)?;
-                    let (lo, hi) = range(&program.var(*f).ty).ok_or(Unsupported)?;
-                    t.keep_within(value, c, lo, hi);
-                }
+                let (value, c) = affine(state, t, a)?;
+                // the conversion to the formal's type must not wrap
+                t.keep_in_type(value, c, &program.var(*f).ty)?;
                 coefficients.push(c);
             }
             Pending::Call { coefficients }
@@ -501,19 +477,16 @@ fn effect(state: &State, t: &mut Tracking, kind: &StmtKind) -> Result<Pending, U
                 return Err(Unsupported);
             }
             let target = t.results.pop().ok_or(Unsupported)?;
-            let c = match value {
-                Some(v) if v.ty.is_scalar() => Some(coefficient(state, t, v)?),
+            let returned = match value {
+                Some(v) if v.ty.is_scalar() => Some(affine(state, t, v)?),
                 Some(_) => return Err(Unsupported),
                 None => None,
             };
-            match (target, c) {
-                (Some(block), Some(c)) => {
+            match (target, returned) {
+                (Some(block), Some((value, c))) => {
+                    // the conversion to the caller's variable must not wrap
                     let ty = &state.frames.last().and_then(|f| f.result_lhs.as_ref()).ok_or(Unsupported)?.ty;
-                    if c != 0 {
-                        let value = state.eval_expr(value.as_ref().ok_or(Unsupported)?).map_err(|_| Unsupported)?;
-                        let (lo, hi) = range(ty).ok_or(Unsupported)?;
-                        t.keep_within(value, c, lo, hi);
-                    }
+                    t.keep_in_type(value, c, ty)?;
                     Pending::Return { target: Some((block, c)) }
                 }
                 // a stored result without a value is undefined
