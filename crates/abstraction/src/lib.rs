@@ -84,6 +84,9 @@ impl Strategy {
     }
 }
 
+/// The default [`AbstractionConfig::enumeration_conflicts`].
+pub const ENUMERATION_CONFLICTS: u64 = 20_000;
+
 /// Everything [`abstract_program`] can be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AbstractionConfig {
@@ -99,8 +102,12 @@ pub struct AbstractionConfig {
     /// Use the points-to analysis for aliasing (otherwise type-based aliasing).
     pub points_to: bool,
     /// Maximum number of valuations one exact strengthening may enumerate before giving up
-    /// (the result is then the sound `F = false`).
+    /// (it then falls back to the lattice over short cubes).
     pub enumeration_limit: usize,
+    /// SAT conflicts one exact enumeration (and one lattice query) may spend before giving up
+    /// (`None`: no limit). An enumeration cut short falls back to the lattice over short cubes;
+    /// a query cut short counts as "not implied". Deterministic, unlike the time budget.
+    pub enumeration_conflicts: Option<u64>,
     /// Bound on a strengthening's cone of influence (see [`logic::bounded_cone_of_influence`]):
     /// further layers are dropped once the cone would exceed this many predicates. Sound;
     /// `None` = the full cone of formula 4.10.
@@ -121,6 +128,7 @@ impl AbstractionConfig {
             enforce: true,
             points_to: true,
             enumeration_limit: 1 << 14,
+            enumeration_conflicts: Some(ENUMERATION_CONFLICTS),
             max_cone: None,
             time_budget_ms: None,
         }
@@ -191,6 +199,9 @@ pub struct Statistics {
     pub strengthenings: u64,
     /// Strengthenings answered syntactically (`φ ∈ E`, constants).
     pub shortcuts: u64,
+    /// Exact enumerations cut short by [`AbstractionConfig::enumeration_conflicts`] or
+    /// [`AbstractionConfig::enumeration_limit`], answered by the lattice over short cubes.
+    pub fallbacks: u64,
     /// C statements abstracted.
     pub statements: u64,
     /// Wall-clock time in microseconds.

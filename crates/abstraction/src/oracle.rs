@@ -21,6 +21,9 @@ pub struct SolverOracle<'a> {
     /// Past this instant every query answers Unknown (treated as "not implied", so the
     /// abstraction stays sound, only coarser) and enumerations are cut short.
     pub deadline: Option<Instant>,
+    /// SAT conflicts one enumeration, or one implication query, may spend
+    /// ([`crate::AbstractionConfig::enumeration_conflicts`]).
+    pub conflict_budget: Option<u64>,
 }
 
 impl SolverOracle<'_> {
@@ -59,7 +62,9 @@ impl ImplicationOracle for SolverOracle<'_> {
         let conclusion = self.conclusion(goal_positive);
         let hits_before = self.solver.statistics().cache_hits;
         let start = Instant::now();
+        self.solver.set_conflict_budget(self.conflict_budget);
         let answer = self.solver.implies(&premises, &conclusion);
+        self.solver.set_conflict_budget(None);
         let micros = start.elapsed().as_micros() as u64;
         let cached = self.solver.statistics().cache_hits > hits_before;
         let verdict = match answer {
@@ -133,6 +138,7 @@ impl SolverOracle<'_> {
         };
         // Blocking clauses are guarded by an activation literal, retired at the end.
         let activation = context.new_literal();
+        context.set_conflict_budget(self.conflict_budget);
         let assumptions: Vec<solver::Lit> = std::iter::once(activation).chain(side).collect();
         let mut out = Vec::new();
         let result = loop {
@@ -158,6 +164,7 @@ impl SolverOracle<'_> {
                 SolveResult::Unknown => break None,
             }
         };
+        context.set_conflict_budget(None);
         context.add_clause(&[!activation]);
         result.map(|()| out)
     }

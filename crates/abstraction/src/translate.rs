@@ -19,6 +19,8 @@ use web_time::Instant;
 /// With bounded cones, `enforce` components with more predicates than this are searched for
 /// inconsistent pairs only (lattice, cube length 2) rather than enumerated exactly.
 const ENFORCE_EXACT_MAX: usize = 12;
+/// The cube length of the lattice that answers an exact strengthening cut short.
+const FALLBACK_CUBE_LENGTH: usize = 2;
 
 /// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
 /// between its variables and the predicates, signatures, statistics and (optionally) the
@@ -624,6 +626,7 @@ impl<'a> Translator<'a> {
                 fresh_context: Some((&self.slim, &self.config.solver)),
                 assumption: None,
                 deadline: self.deadline,
+                conflict_budget: self.config.enumeration_conflicts,
             };
             oracle.enumerate_goals(&union, &goals, settings.enumeration_limit, &mut calls)
         };
@@ -655,10 +658,23 @@ impl<'a> Translator<'a> {
         formulas.push(goal);
         formulas.extend(assumption);
         let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline };
+        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
-            Strategy::Exact => strengthen::exact_strengthen(cone, &mut oracle, &settings),
+            Strategy::Exact => {
+                let exact = strengthen::exact_strengthen(cone, &mut oracle, &settings);
+                if exact.complete || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    return exact;
+                }
+                // too many valuations, or too hard for the SAT solver: the lattice over short cubes
+                self.statistics.fallbacks += 1;
+                let mut short = settings;
+                short.max_cube_length = Some(settings.max_cube_length.unwrap_or(FALLBACK_CUBE_LENGTH).min(FALLBACK_CUBE_LENGTH));
+                let mut fallback = strengthen::lattice_strengthen(cone, &mut oracle, &short);
+                fallback.counters.add(&exact.counters);
+                fallback.exact = exact.exact;
+                fallback
+            }
         }
     }
 
@@ -746,14 +762,26 @@ impl<'a> Translator<'a> {
             if pairwise {
                 settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
             }
-            let result = if pairwise || self.config.strategy == Strategy::Lattice {
-                let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
-                let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline };
-                strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
-            } else {
-                let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline };
-                strengthen::exact_inconsistency(&cone, &mut oracle, &settings)
+            let mut exact = None;
+            if !pairwise && self.config.strategy == Strategy::Exact {
+                let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+                let result = strengthen::exact_inconsistency(&cone, &mut oracle, &settings);
+                if result.complete || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    exact = Some(result);
+                } else {
+                    // too many consistent valuations or too hard: the inconsistent pairs only
+                    self.statistics.fallbacks += 1;
+                    settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
+                }
+            }
+            let result = match exact {
+                Some(result) => result,
+                None => {
+                    let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
+                    let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
+                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
+                }
             };
             self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
             let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);

@@ -21,6 +21,8 @@ use std::collections::HashMap;
 /// Procedures with more tracked variables or statements than this are not analysed.
 const MAX_VARIABLES: usize = 64;
 const MAX_STATEMENTS: usize = 4000;
+/// Statements per entry into a loop whose equalities [`loop_equalities`] also reports.
+const ENTRY_BLOCK_STATEMENTS: usize = 8;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rat {
@@ -252,7 +254,10 @@ fn target(lhs: &Expr, index: &HashMap<VarId, usize>) -> Option<usize> {
 /// a constant `c != 0` somewhere in `proc`), that hold before the statements of the loops of
 /// `proc` (from a statement entered by a jump from the same or a later statement to
 /// the last such jump), as C predicates `a1*x1 + ... + ak*xk == c` with the index of their
-/// statement. Empty when the procedure is too large or the rationals overflow.
+/// statement; and the equalities between variables of those at loop heads that hold in the
+/// straight-line code entering the loops (`x == i` before `y = j;` in
+/// `x = i; y = j; while (x != 0) { x--; y--; }`). Empty when the procedure is too large or
+/// the rationals overflow.
 pub fn loop_equalities(program: &Program, proc: ProcId) -> Vec<(u32, Expr)> {
     analyse(program, proc).unwrap_or_default()
 }
@@ -345,6 +350,8 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
         in_loop[s..=i].iter_mut().for_each(|b| *b = true);
     }
     let mut out: Vec<(u32, Expr)> = Vec::new();
+    // variables of the equalities at loop heads
+    let mut at_heads = vec![false; n];
     for (i, s) in state.iter().enumerate() {
         let (true, Some(s)) = (in_loop[i], s) else { continue };
         for (coeffs, constant) in s.equalities()? {
@@ -352,11 +359,59 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
             // itself; the ones it misses involve a counter moved by a constant step
             let involves_counter = coeffs.iter().zip(&counters).any(|(c, &k)| *c != 0 && k);
             if involves_counter && coeffs.iter().filter(|c| **c != 0).count() >= 2 {
+                if heads.contains(&i) {
+                    coeffs.iter().zip(at_heads.iter_mut()).for_each(|(c, used)| *used |= *c != 0);
+                }
+                out.push((i as u32, equality_expr(program, &vars, &coeffs, constant)));
+            }
+        }
+    }
+    // The straight-line code that enters a loop sets its equalities up one assignment at a
+    // time: in `x = i; y = j; while (x != 0) { x--; y--; }` the head's `i + y == j + x` holds
+    // after `y = j` only because `x == i` held before it. Statement by statement, the
+    // abstraction keeps such an equality only with those relations as predicates too.
+    for i in entry_blocks(p, &heads, &in_loop) {
+        let Some(s) = &state[i] else { continue };
+        for (coeffs, constant) in s.equalities()? {
+            let relates_head_variables = coeffs.iter().zip(&at_heads).any(|(c, &h)| *c != 0 && h);
+            if relates_head_variables && coeffs.iter().filter(|c| **c != 0).count() >= 2 {
                 out.push((i as u32, equality_expr(program, &vars, &coeffs, constant)));
             }
         }
     }
     Some(out)
+}
+
+/// Statements outside loops in the straight-line blocks that lead into the loop `heads`:
+/// from each entry into a head, backwards while the statement has exactly one predecessor
+/// and one successor (at most [`ENTRY_BLOCK_STATEMENTS`] per entry).
+fn entry_blocks(p: &c_ir::Procedure, heads: &[usize], in_loop: &[bool]) -> Vec<usize> {
+    let len = p.body.len();
+    let mut predecessors: Vec<Vec<usize>> = vec![Vec::new(); len];
+    for i in 0..len {
+        for s in p.successors(i as u32) {
+            if (s as usize) < len {
+                predecessors[s as usize].push(i);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for &h in heads {
+        for &entry in predecessors[h].iter().filter(|&&e| !in_loop[e]) {
+            let mut at = entry;
+            for _ in 0..ENTRY_BLOCK_STATEMENTS {
+                if in_loop[at] || out.contains(&at) || p.successors(at as u32).len() != 1 {
+                    break;
+                }
+                out.push(at);
+                match predecessors[at].as_slice() {
+                    [single] => at = *single,
+                    _ => break,
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `a1*x1 + ... == c` in the widest type among the variables (their signedness breaks ties

@@ -14,6 +14,7 @@
 //!   nullary ones (fresh values `$...`) are free constants.
 
 use crate::blast::{Bits, Circuit};
+use crate::linear::{is_negative, linearize, negated, Equality, Linear};
 use crate::sat::Lit;
 use crate::SolverConfig;
 use c_ir::{BinaryOp, Expr, ExprKind, Program, StructId, Type, UnaryOp, VarId};
@@ -92,7 +93,17 @@ pub struct Encoder {
     linear_sums: HashMap<(u32, Vec<(Expr, u128)>), Bits>,
     /// Integer comparisons between terms, per signedness and width, with the order axioms.
     orders: HashMap<(bool, u32), OrderGraph>,
+    /// Every linear equality encoded (keyed by signedness and normal form) with its literal.
+    equalities: HashMap<(bool, Equality), Lit>,
+    /// The same equalities in encoding order, and their positions per (signedness, width, atom).
+    equality_list: Vec<(bool, Equality, Lit)>,
+    equalities_by_atom: HashMap<(bool, u32, Expr), Vec<usize>>,
 }
+
+/// Earlier equalities one new equality is combined with (those sharing an atom, oldest first).
+const LEMMA_PARTNERS: usize = 32;
+/// Derived equalities longer than this are not worth a lemma.
+const LEMMA_MAX_ATOMS: usize = 2;
 
 /// The terms compared so far in one order (signed or unsigned, one width): for each compared
 /// pair its three literals `p < q`, `q < p`, `p == q`. Each pair gets the axioms of a total
@@ -128,71 +139,6 @@ impl OrderGraph {
     }
 }
 
-/// A linear combination `Σ c·atom + constant` modulo `2^w`; the atoms are sorted.
-#[derive(Default)]
-struct Linear {
-    atoms: std::collections::BTreeMap<Expr, u128>,
-    constant: u128,
-}
-
-/// `-c mod 2^w`.
-fn negated(c: u128, w: u32) -> u128 {
-    0u128.wrapping_sub(c) & crate::blast_mask(w)
-}
-
-/// Whether `c` reads as negative at width `w` (its top bit is set).
-fn is_negative(c: u128, w: u32) -> bool {
-    w > 0 && (c >> (w - 1)) & 1 == 1
-}
-
-/// Adds `coefficient · e` to `linear`, descending through `+`, `-`, unary `-` and
-/// multiplication by a constant as long as the node has type `ty` (so its arithmetic is
-/// exactly modulo `2^w`); anything else is an atom.
-fn linearize(e: &Expr, ty: &Type, w: u32, coefficient: u128, linear: &mut Linear) {
-    let mask = crate::blast_mask(w);
-    if coefficient & mask == 0 {
-        return;
-    }
-    if e.ty == *ty {
-        match &e.kind {
-            ExprKind::Const(v) => {
-                linear.constant = linear.constant.wrapping_add(coefficient.wrapping_mul(*v as u128)) & mask;
-                return;
-            }
-            ExprKind::Binary(BinaryOp::Add, a, b) => {
-                linearize(a, ty, w, coefficient, linear);
-                linearize(b, ty, w, coefficient, linear);
-                return;
-            }
-            ExprKind::Binary(BinaryOp::Sub, a, b) => {
-                linearize(a, ty, w, coefficient, linear);
-                linearize(b, ty, w, negated(coefficient, w), linear);
-                return;
-            }
-            ExprKind::Unary(UnaryOp::Neg, a) => {
-                linearize(a, ty, w, negated(coefficient, w), linear);
-                return;
-            }
-            ExprKind::Binary(BinaryOp::Mul, a, b) => {
-                if let Some(c) = b.as_const().filter(|_| b.ty == *ty) {
-                    linearize(a, ty, w, coefficient.wrapping_mul(c as u128) & mask, linear);
-                    return;
-                }
-                if let Some(c) = a.as_const().filter(|_| a.ty == *ty) {
-                    linearize(b, ty, w, coefficient.wrapping_mul(c as u128) & mask, linear);
-                    return;
-                }
-            }
-            _ => {}
-        }
-    }
-    let entry = linear.atoms.entry(e.clone()).or_insert(0);
-    *entry = entry.wrapping_add(coefficient) & mask;
-    if *entry == 0 {
-        linear.atoms.remove(e);
-    }
-}
-
 /// Whether `e` is integer arithmetic the linear normal form applies to.
 fn is_linear_arithmetic(e: &Expr) -> bool {
     matches!(e.ty, Type::Int { .. }) && matches!(e.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _))
@@ -215,6 +161,9 @@ impl Encoder {
             encoded_terms: 0,
             linear_sums: HashMap::new(),
             orders: HashMap::new(),
+            equalities: HashMap::new(),
+            equality_list: Vec::new(),
+            equalities_by_atom: HashMap::new(),
         }
     }
 
@@ -600,45 +549,99 @@ impl Encoder {
         Ok(bits)
     }
 
-    /// `a == b` for integer terms of one type, as `Σ c·atom == k` with every term moved to
-    /// the left (exact modulo `2^w`) and the sign normalised, so that `n + k == i + j` and
-    /// `n + k == i + 1 + j` compare one shared sum with 0 and 1. `None`: not such terms.
+    /// `a == b` for integer terms of one type, as `Σ c·atom == k` in the normal form of
+    /// [`crate::linear`], so that `n + k == i + j`, `n + k == i + 1 + j` and `3*n == 3*i`
+    /// compare shared sums, and every new equality gets the lemmas it forms with earlier ones.
+    /// `None`: not integer terms of one type.
     fn linear_equality(&mut self, a: &Expr, b: &Expr) -> Result<Option<Lit>, Unsupported> {
-        if a.ty != b.ty || !matches!(a.ty, Type::Int { .. }) || !(is_linear_arithmetic(a) || is_linear_arithmetic(b)) {
+        if a.ty != b.ty || !matches!(a.ty, Type::Int { .. }) {
             return Ok(None);
         }
         let w = self.width(&a.ty)?;
-        let mut linear = Linear::default();
-        linearize(a, &a.ty, w, 1, &mut linear);
-        linearize(b, &a.ty, w, crate::blast_mask(w), &mut linear);
-        let mut atoms: Vec<(Expr, u128)> = linear.atoms.into_iter().collect();
-        // Σ + constant == 0  ⇔  Σ == -constant
-        let mut target = negated(linear.constant, w);
-        if atoms.first().is_some_and(|(_, c)| is_negative(*c, w)) {
-            for (_, c) in atoms.iter_mut() {
-                *c = negated(*c, w);
-            }
-            target = negated(target, w);
+        let equality = Equality::from_sides(a, b, &a.ty, w);
+        self.equality(a.ty.is_signed(), equality, true).map(Some)
+    }
+
+    /// The literal of an equality in normal form (shared between equal normal forms); a new
+    /// one is registered for lemmas, and with `derive` gets the lemmas with earlier ones.
+    fn equality(&mut self, signed: bool, equality: Equality, derive: bool) -> Result<Lit, Unsupported> {
+        if equality.atoms.is_empty() {
+            return Ok(Lit::from_bool(equality.target == 0));
         }
-        let lit = match atoms.as_slice() {
-            [] => Lit::from_bool(target == 0),
+        let key = (signed, equality);
+        if let Some(&lit) = self.equalities.get(&key) {
+            return Ok(lit);
+        }
+        let (signed, equality) = key;
+        let lit = self.encode_equality(signed, &equality)?;
+        let index = self.equality_list.len();
+        for (atom, _) in &equality.atoms {
+            self.equalities_by_atom.entry((signed, equality.w, atom.clone())).or_default().push(index);
+        }
+        self.equalities.insert((signed, equality.clone()), lit);
+        self.equality_list.push((signed, equality, lit));
+        if derive {
+            self.derive_lemmas(index)?;
+        }
+        Ok(lit)
+    }
+
+    fn encode_equality(&mut self, signed: bool, equality: &Equality) -> Result<Lit, Unsupported> {
+        let w = equality.w;
+        let target = equality.target;
+        Ok(match equality.atoms.as_slice() {
             // x == k and x == y keep their direct encodings
             [(x, 1)] => {
                 let raw = self.bits(x)?;
                 let xb = self.resize(&raw, &x.ty, w);
-                self.compare(a.ty.is_signed(), &xb, &Circuit::constant(target, w)).2
+                self.compare(signed, &xb, &Circuit::constant(target, w)).2
             }
             [(x, 1), (y, c)] if target == 0 && *c == crate::blast_mask(w) => {
                 let (rx, ry) = (self.bits(x)?, self.bits(y)?);
                 let (xb, yb) = (self.resize(&rx, &x.ty, w), self.resize(&ry, &y.ty, w));
-                self.compare(a.ty.is_signed(), &xb, &yb).2
+                self.compare(signed, &xb, &yb).2
             }
-            _ => {
+            atoms => {
+                let atoms = atoms.to_vec();
                 let sum = self.linear_sum(&atoms, w)?;
                 self.circuit.eq(&sum, &Circuit::constant(target, w))
             }
-        };
-        Ok(Some(lit))
+        })
+    }
+
+    /// For the equality at `index`: with each earlier equality sharing an atom, the clause
+    /// `E₁ ∧ E₂ ⇒ E₁ + k·E₂` for every shared atom the combination eliminates, when the
+    /// combination is short (a contradiction gives `¬E₁ ∨ ¬E₂`).
+    fn derive_lemmas(&mut self, index: usize) -> Result<(), Unsupported> {
+        let (signed, equality, lit) = self.equality_list[index].clone();
+        // `x == k`, `x == y + k`: the comparison circuits and order axioms already relate these
+        let simple = |e: &Equality| e.atoms.len() <= 2 && e.atoms.iter().all(|(_, c)| *c == 1 || *c == crate::blast_mask(e.w));
+        let mut partners: Vec<usize> = Vec::new();
+        for (atom, _) in &equality.atoms {
+            for &j in self.equalities_by_atom.get(&(signed, equality.w, atom.clone())).into_iter().flatten() {
+                if j != index && !partners.contains(&j) && partners.len() < LEMMA_PARTNERS && !(simple(&equality) && simple(&self.equality_list[j].1)) {
+                    partners.push(j);
+                }
+            }
+        }
+        for j in partners {
+            let (_, other, other_lit) = self.equality_list[j].clone();
+            let mut derived: Vec<Equality> = Vec::new();
+            for (atom, _) in &equality.atoms {
+                if let Some(d) = equality.eliminate(&other, atom) {
+                    if d.atoms.len() <= LEMMA_MAX_ATOMS && !derived.contains(&d) {
+                        derived.push(d);
+                    }
+                }
+            }
+            for d in derived {
+                let d_lit = self.equality(signed, d, false)?;
+                if d_lit != Lit::TRUE {
+                    self.circuit.clause(&[!lit, !other_lit, d_lit]);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The literals `x < y`, `y < x` and `x == y` of one order, registered with their axioms

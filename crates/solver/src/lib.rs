@@ -17,6 +17,7 @@ pub mod bench;
 pub mod blast;
 pub mod encode;
 pub mod eval;
+mod linear;
 pub mod sat;
 pub mod smtlib;
 
@@ -153,6 +154,13 @@ impl Context {
         self.encoder.circuit.fresh()
     }
 
+    /// Makes later [`Context::solve`] calls answer [`SolveResult::Unknown`] once they have
+    /// spent `conflicts` more SAT conflicts in all (`None`: no limit). A deterministic budget,
+    /// unlike the deadline: the same query gives up at the same point on every machine.
+    pub fn set_conflict_budget(&mut self, conflicts: Option<u64>) {
+        self.encoder.circuit.sat_mut().set_conflict_budget(conflicts);
+    }
+
     /// Solves the permanent constraints together with the assumption literals.
     pub fn solve(&mut self, assumptions: &[Lit]) -> SolveResult {
         self.sat_calls += 1;
@@ -270,6 +278,8 @@ pub struct Solver {
     last_model: Option<Model>,
     retired_sat_calls: u64,
     retired_clauses: u64,
+    /// SAT conflicts each query may spend ([`Solver::set_conflict_budget`]).
+    conflict_budget: Option<u64>,
 }
 
 impl Solver {
@@ -292,6 +302,7 @@ impl Solver {
             last_model: None,
             retired_sat_calls: 0,
             retired_clauses: 0,
+            conflict_budget: None,
         }
     }
 
@@ -377,7 +388,10 @@ impl Solver {
             Ok(l) => l,
             Err(u) => return (Answer::Unknown(u.to_string()), Vec::new()),
         };
-        match self.context.solve(&[lit]) {
+        self.context.set_conflict_budget(self.conflict_budget);
+        let result = self.context.solve(&[lit]);
+        self.context.set_conflict_budget(None);
+        match result {
             SolveResult::Sat => {
                 let mut vars = formula.vars();
                 vars.sort();
@@ -397,12 +411,20 @@ impl Solver {
             SolveResult::Unknown => {
                 let why = if self.context.config().deadline.is_some_and(|d| Instant::now() >= d) {
                     "the time budget ran out during a SAT call"
+                } else if self.conflict_budget.is_some() {
+                    "the SAT solver spent its conflict budget"
                 } else {
                     "the SAT solver gave up"
                 };
                 (Answer::Unknown(why.into()), Vec::new())
             }
         }
+    }
+
+    /// Makes each later query answer [`Answer::Unknown`] once its SAT call has spent
+    /// `conflicts` conflicts (`None`: no limit). Unknown answers are not cached.
+    pub fn set_conflict_budget(&mut self, conflicts: Option<u64>) {
+        self.conflict_budget = conflicts;
     }
 
     /// The model of the last query whose underlying satisfiability check succeeded: a model of

@@ -71,6 +71,9 @@ pub trait SatBackend {
     /// Makes later `solve` calls give up (`None`) once `deadline` has passed, where the back end
     /// supports interruption.
     fn set_deadline(&mut self, _deadline: Option<web_time::Instant>) {}
+    /// Makes later `solve` calls give up (`None`) after `conflicts` more conflicts in all
+    /// (`None`: no limit), where the back end supports it.
+    fn set_conflict_budget(&mut self, _conflicts: Option<u64>) {}
 }
 
 /// A new back end of the given kind.
@@ -81,9 +84,31 @@ pub fn new_backend(kind: BackendKind) -> Box<dyn SatBackend> {
     }
 }
 
+/// batsat's callbacks: stop at the deadline or once the conflict budget is spent.
+#[derive(Default)]
+struct Interrupt {
+    deadline: Option<web_time::Instant>,
+    /// Conflicts so far (learnt clauses).
+    conflicts: u64,
+    /// Stop once `conflicts` reaches this.
+    conflict_limit: Option<u64>,
+}
+
+impl batsat::Callbacks for Interrupt {
+    fn on_new_clause(&mut self, _c: &[batsat::Lit], kind: batsat::ClauseKind) {
+        if matches!(kind, batsat::ClauseKind::Learnt) {
+            self.conflicts += 1;
+        }
+    }
+    fn stop(&self) -> bool {
+        // checked at every conflict; reading the clock costs far less than a conflict
+        self.conflict_limit.is_some_and(|l| self.conflicts >= l) || self.deadline.is_some_and(|d| web_time::Instant::now() >= d)
+    }
+}
+
 /// `batsat` (a MiniSat port).
 pub struct BatsatBackend {
-    solver: batsat::BasicSolver,
+    solver: batsat::Solver<Interrupt>,
     vars: u32,
     clauses: u64,
     scratch: Vec<batsat::Lit>,
@@ -91,7 +116,7 @@ pub struct BatsatBackend {
 
 impl BatsatBackend {
     pub fn new() -> BatsatBackend {
-        BatsatBackend { solver: batsat::BasicSolver::default(), vars: 0, clauses: 0, scratch: Vec::new() }
+        BatsatBackend { solver: batsat::Solver::new(batsat::SolverOpts::default(), Interrupt::default()), vars: 0, clauses: 0, scratch: Vec::new() }
     }
     fn lit(l: Lit) -> batsat::Lit {
         batsat::Lit::new(batsat::Var::unsafe_from_idx(l.var()), !l.is_negated())
@@ -149,10 +174,11 @@ impl SatBackend for BatsatBackend {
         BackendKind::Batsat
     }
     fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
-        if let Some(deadline) = deadline {
-            // checked at every conflict; reading the clock costs far less than a conflict
-            self.solver.cb_mut().set_stop(move || web_time::Instant::now() >= deadline);
-        }
+        self.solver.cb_mut().deadline = deadline;
+    }
+    fn set_conflict_budget(&mut self, conflicts: Option<u64>) {
+        let cb = self.solver.cb_mut();
+        cb.conflict_limit = conflicts.map(|c| cb.conflicts.saturating_add(c));
     }
 }
 

@@ -158,3 +158,26 @@ int main(void) {
         assert!(checked > 0);
     }
 }
+
+#[test]
+fn straight_line_code_before_a_loop_gives_the_relations_it_sets_up() {
+    // the head's `i + y == j + x` holds after `y = j;` only because `x == i` held before it
+    let program = lower_source(
+        "int __VERIFIER_nondet_int(void);
+int main(void) {
+  int i = __VERIFIER_nondet_int();
+  int j = __VERIFIER_nondet_int();
+  int x = i;
+  int y = j;
+  while (x != 0) { x--; y--; }
+  return y;
+}
+",
+    );
+    let eqs = equalities(&program);
+    assert!(eqs.iter().any(|e| e == "i + y == j + x" || e == "j + x == i + y"), "{eqs:?}");
+    assert!(eqs.iter().any(|e| e == "i == x" || e == "x == i"), "{eqs:?}");
+    // nothing about the inputs alone, and every claim holds where it is made
+    assert!(!eqs.iter().any(|e| e.contains('i') && e.contains('j') && !e.contains('x') && !e.contains('y')), "{eqs:?}");
+    assert_hold_on_runs(&program, &[0, 1, 2, 7]);
+}

@@ -73,3 +73,25 @@ fn benchmark_runs_and_back_ends_agree() {
         assert!(r.to_string().contains("queries/s"));
     }
 }
+
+#[test]
+fn linear_equality_lemmas_decide_within_a_small_conflict_budget() {
+    // 3*i == a + b and a + b == 3*n give i == n by one lemma clause; through the multiplier
+    // circuits alone the SAT solver needs far more than 200 conflicts
+    let mut b = Builder::new();
+    let (i, n, a, bv) = (b.var("i", Type::INT), b.var("n", Type::INT), b.var("a", Type::INT), b.var("b", Type::INT));
+    let sum = bin(Add, &a, &bv);
+    let first = bin(Eq, &bin(Mul, &int(3), &i), &sum.clone());
+    let second = bin(Eq, &sum, &bin(Mul, &int(3), &n));
+    let mut ctx = Context::new(&b.program, &SolverConfig::c_semantics());
+    let lits: Vec<_> = [&first, &second, &bin(Ne, &i, &n)].iter().map(|e| ctx.literal(e).expect("supported")).collect();
+    ctx.set_conflict_budget(Some(200));
+    assert_eq!(ctx.solve(&lits), SolveResult::Unsat);
+    // the wrap-around model of `i >= n && 3*i == a + b - 2 && a + 1 + b == 3*n` (i = INT_MAX)
+    let ge = ctx.literal(&bin(Ge, &i, &n)).expect("supported");
+    let shifted = ctx.literal(&bin(Eq, &bin(Mul, &int(3), &i), &bin(Sub, &sum, &int(2)))).expect("supported");
+    let next = ctx.literal(&bin(Eq, &bin(Add, &bin(Add, &a, &int(1)), &bv), &bin(Mul, &int(3), &n))).expect("supported");
+    assert_eq!(ctx.solve(&[ge, shifted, next]), SolveResult::Sat);
+    assert_eq!(ctx.model_value(&i), Some(i32::MAX as i128));
+    assert_eq!(ctx.model_value(&n), Some(i32::MIN as i128));
+}
