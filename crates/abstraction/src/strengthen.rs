@@ -160,6 +160,10 @@ impl StrengthenSettings {
     pub fn new(max_cube_length: Option<usize>, record: bool) -> StrengthenSettings {
         StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false }
     }
+    /// The same settings with cubes of at most `k` literals.
+    pub fn with_cubes_at_most(self, k: usize) -> StrengthenSettings {
+        StrengthenSettings { max_cube_length: Some(self.max_cube_length.unwrap_or(k).min(k)), ..self }
+    }
 }
 
 /// Counters of one or many strengthenings.

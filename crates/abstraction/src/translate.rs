@@ -22,6 +22,11 @@ const ENFORCE_EXACT_MAX: usize = 12;
 /// The cube length of the lattice that answers an exact strengthening cut short.
 const FALLBACK_CUBE_LENGTH: usize = 2;
 
+/// Whether `deadline` has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
+}
+
 /// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
 /// between its variables and the predicates, signatures, statistics and (optionally) the
 /// record of every strengthening. Problems with predicates are reported, never panicked on.
@@ -505,6 +510,11 @@ impl<'a> Translator<'a> {
         !self.config.record_lattices
     }
 
+    /// Past the time budget: the solver is not asked any more.
+    fn out_of_time(&self) -> bool {
+        past(self.deadline)
+    }
+
     /// The predicates (indices into `vars`) a strengthening of `goal` ranges over: its cone of
     /// influence, bounded by `max_cone`.
     fn cone(&self, goal: &Expr, vars: &CubeVariables) -> Vec<u32> {
@@ -553,7 +563,7 @@ impl<'a> Translator<'a> {
     }
 
     fn memo_store(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, result: &(Dnf, Dnf)) {
-        if !self.memo_enabled() || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if !self.memo_enabled() || self.out_of_time() {
             return;
         }
         let (key, cone) = self.memo_key(goal, assumption, vars);
@@ -663,13 +673,12 @@ impl<'a> Translator<'a> {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => {
                 let exact = strengthen::exact_strengthen(cone, &mut oracle, &settings);
-                if exact.complete || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                if exact.complete || past(self.deadline) {
                     return exact;
                 }
                 // too many valuations, or too hard for the SAT solver: the lattice over short cubes
                 self.statistics.fallbacks += 1;
-                let mut short = settings;
-                short.max_cube_length = Some(settings.max_cube_length.unwrap_or(FALLBACK_CUBE_LENGTH).min(FALLBACK_CUBE_LENGTH));
+                let short = settings.with_cubes_at_most(FALLBACK_CUBE_LENGTH);
                 let mut fallback = strengthen::lattice_strengthen(cone, &mut oracle, &short);
                 fallback.counters.add(&exact.counters);
                 fallback.exact = exact.exact;
@@ -760,18 +769,18 @@ impl<'a> Translator<'a> {
             // lattice instead. A weaker `enforce` is still sound.
             let pairwise = self.config.max_cone.is_some() && cone.len() > ENFORCE_EXACT_MAX;
             if pairwise {
-                settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
+                settings = settings.with_cubes_at_most(2);
             }
             let mut exact = None;
             if !pairwise && self.config.strategy == Strategy::Exact {
                 let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
                 let result = strengthen::exact_inconsistency(&cone, &mut oracle, &settings);
-                if result.complete || self.deadline.is_some_and(|d| Instant::now() >= d) {
+                if result.complete || past(self.deadline) {
                     exact = Some(result);
                 } else {
                     // too many consistent valuations or too hard: the inconsistent pairs only
                     self.statistics.fallbacks += 1;
-                    settings.max_cube_length = Some(settings.max_cube_length.unwrap_or(2).min(2));
+                    settings = settings.with_cubes_at_most(2);
                 }
             }
             let result = match exact {
@@ -785,7 +794,7 @@ impl<'a> Translator<'a> {
             };
             self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
             let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);
-            if self.memo_enabled() && complete && self.deadline.is_none_or(|d| Instant::now() < d) {
+            if self.memo_enabled() && complete && !self.out_of_time() {
                 if let Some(positions) = cache::to_positions(&result.goal, &cone) {
                     self.cache.store_inconsistency(component, positions);
                 }
@@ -911,7 +920,7 @@ impl<'a> Translator<'a> {
         let mut items: Vec<(String, Expr, Option<Expr>)> = Vec::new();
         // past the budget every affected predicate becomes `*` (sound, coarse, and cheap: no
         // simplification, cone or solver work)
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+        let late = self.out_of_time();
         let rebinding = match update {
             Update::Assign(rhs) => self.entry_rebinding(lhs, rhs),
             _ => Vec::new(),
