@@ -354,6 +354,17 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     } else {
         None
     };
+    // Testing before proving: random runs find shallow bugs (say behind loops over large
+    // arrays) that the loop would reach only after many refinements. They get a twentieth of
+    // the budget (at most 2 s); a bug found leaves the loop a quarter of the budget to find
+    // its own counterexample.
+    let probe = if has_error && config.safe_cross_check_runs > 0 && single.is_none() {
+        let probe_ms = config.time_budget_ms.map_or(PROBE_MS, |b| (b / 20).min(PROBE_MS));
+        let stop = || cancel() || start.elapsed().as_millis() as u64 >= probe_ms;
+        replay::probe_for_error(program, config.safe_cross_check_runs, &stop)
+    } else {
+        None
+    };
     // The difference-bound analysis: a proof when it shows the error unreachable, candidate
     // predicates otherwise. It gets a tenth of the budget (at most 5 s).
     let zone = if has_error && config.zones && config.integer_width.is_none() {
@@ -370,7 +381,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let full_budget = config.time_budget_ms;
     let capped;
     // a program decided already leaves the loop a quarter of the budget to find its own proof
-    let decided_early = zone_safe || matches!(single, Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)));
+    let decided_early = zone_safe || probe.is_some() || matches!(single, Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)));
     let config = match config.time_budget_ms {
         Some(budget) if decided_early => {
             capped = Config { time_budget_ms: Some(budget / 4), ..config.clone() };
@@ -431,6 +442,14 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         let grace_ms = full_budget.map(|b| b + 3000);
         let mut bmc_safe = false;
         let mut zone_proof = false;
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") {
+            if let Some(cex) = &probe {
+                let why = outcome.reason.take().unwrap_or_default();
+                outcome.verdict = Verdict::Unsafe;
+                outcome.reason = Some(format!("found by a random concrete run before the loop started (the loop stopped: {why})"));
+                outcome.counterexample = Some(cex.clone());
+            }
+        }
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
             if let Some(z) = zone.as_ref().filter(|z| z.safe) {
                 let why = outcome.reason.clone().unwrap_or_default();
@@ -500,7 +519,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     if bmc_safe || zone_proof {
                         return None;
                     }
-                    replay::random_search_for_error(program, config.safe_cross_check_runs, replay::REPLAY_STEP_LIMIT, InputDistribution::Magnitudes, &stop)
+                    replay::random_search_for_error(program, config.safe_cross_check_runs, replay::RANDOM_RUN_STEP_LIMIT, InputDistribution::Magnitudes, &stop)
                 })
             };
             if let Some(cex) = found {
@@ -601,8 +620,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 record.model_check = "safe".into();
                 run.event(Phase::Replaying, iteration, predicates.len());
                 // the single execution's bug (beyond the random runs' step limit) overrules too
-                let found = match &single {
-                    Some(SingleExecution::Unsafe(cex)) => Some(cex.clone()),
+                let found = match (&single, &probe) {
+                    (Some(SingleExecution::Unsafe(cex)), _) | (_, Some(cex)) => Some(cex.clone()),
                     _ => {
                         let stop = || cancel() || run.out_of_time();
                         replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop)
@@ -748,6 +767,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     outcome.reason = Some(format!("iteration bound ({}) reached", config.max_iterations));
     finish(outcome, &mut run, &predicates)
 }
+
+/// At most this many milliseconds of random runs before the loop starts (`replay::probe_for_error`).
+const PROBE_MS: u64 = 2000;
 
 /// Statements of the first run of a program that reads no input (`replay::single_execution`).
 const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;

@@ -5,8 +5,15 @@ use crate::{Counterexample, CounterexampleStep};
 use c_ir::interp::{run_observed, run_with_stop, Limits, Outcome};
 use c_ir::{display_stmt, Program, StmtKind};
 
-/// Statements a replay may execute before giving up.
-pub const REPLAY_STEP_LIMIT: u64 = 2_000_000;
+/// Statements a replay may execute before giving up (about five seconds natively).
+pub const REPLAY_STEP_LIMIT: u64 = 50_000_000;
+/// Statements of one random run over all magnitudes ([`InputDistribution::Magnitudes`]).
+pub const RANDOM_RUN_STEP_LIMIT: u64 = 2_000_000;
+/// A replayed trace longer than `TRACE_HEAD + TRACE_TAIL` statements keeps its first
+/// `TRACE_HEAD` and last `TRACE_TAIL` steps, with one step in between that says how many
+/// statements are not shown.
+pub const TRACE_HEAD: u64 = 2_000;
+pub const TRACE_TAIL: u64 = 2_000;
 
 /// The budgets of every interpreter run this crate makes: no recorded path (observers see the
 /// statements), loops accelerated.
@@ -17,15 +24,47 @@ pub(crate) fn run_limits(max_steps: u64) -> Limits {
 /// Runs `program` with `inputs` as the values of its environment reads (in order; 0 once they
 /// run out) and returns the concrete trace if the run ends in an error statement.
 pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexample, String> {
-    let mut next = 0usize;
-    let mut feed = |_: &c_ir::Type| -> i128 {
-        let v = inputs.get(next).copied().unwrap_or(0);
-        next += 1;
-        v
+    let feeder = || {
+        let mut next = 0usize;
+        move |_: &c_ir::Type| -> i128 {
+            let v = inputs.get(next).copied().unwrap_or(0);
+            next += 1;
+            v
+        }
     };
+    // a first run counts the statements the trace lists, so that a long trace keeps only its
+    // ends (the run is deterministic given the inputs)
+    let listed = |at: c_ir::StmtRef| !matches!(program.stmt(at).kind, StmtKind::Goto { .. } | StmtKind::Skip);
+    let mut statements = 0u64;
+    let result = run_observed(program, &mut feeder(), &run_limits(REPLAY_STEP_LIMIT), &mut |at, _| statements += listed(at) as u64);
+    match result.outcome {
+        Outcome::ReachedError => {}
+        Outcome::Returned(_) => return Err("the concrete run returned from the entry procedure".into()),
+        Outcome::AssumeFailed => return Err("the concrete run was blocked by an assumption".into()),
+        Outcome::StepLimit => return Err("the concrete run exceeded the step limit".into()),
+        Outcome::RuntimeError(message, _) => return Err(format!("the concrete run failed: {message}")),
+    }
+    // `k` listed statements seen so far (this one included)
+    let hidden = |k: u64| statements > TRACE_HEAD + TRACE_TAIL && k > TRACE_HEAD && k <= statements - TRACE_TAIL;
     let mut steps: Vec<CounterexampleStep> = Vec::new();
     let mut skipped = 0u64;
+    let mut k = 0u64;
     let mut observe = |at: c_ir::StmtRef, state: &c_ir::interp::State| {
+        let is_listed = listed(at);
+        k += is_listed as u64;
+        if hidden(k) {
+            if is_listed && k == TRACE_HEAD + 1 {
+                steps.push(CounterexampleStep {
+                    at,
+                    span: program.stmt(at).span,
+                    line: 0,
+                    statement: format!("/* {} statements not shown */", statements - TRACE_HEAD - TRACE_TAIL),
+                    values: Vec::new(),
+                });
+            }
+            skipped = state.skipped_iterations();
+            return;
+        }
         if state.skipped_iterations() != skipped {
             skipped = state.skipped_iterations();
             if let Some(jump) = state.last_acceleration() {
@@ -56,13 +95,10 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
         });
         steps.push(CounterexampleStep { at, span: stmt.span, line: 0, statement: display_stmt(program, proc, stmt), values });
     };
-    let result = run_observed(program, &mut feed, &run_limits(REPLAY_STEP_LIMIT), &mut observe);
+    let result = run_observed(program, &mut feeder(), &run_limits(REPLAY_STEP_LIMIT), &mut observe);
     match result.outcome {
         Outcome::ReachedError => Ok(Counterexample { steps, inputs: result.inputs }),
-        Outcome::Returned(_) => Err("the concrete run returned from the entry procedure".into()),
-        Outcome::AssumeFailed => Err("the concrete run was blocked by an assumption".into()),
-        Outcome::StepLimit => Err("the concrete run exceeded the step limit".into()),
-        Outcome::RuntimeError(message, _) => Err(format!("the concrete run failed: {message}")),
+        _ => Err("the second concrete run with the same inputs took another path".into()),
     }
 }
 
@@ -114,11 +150,40 @@ pub fn random_search_for_error(
     distribution: InputDistribution,
     out_of_time: &dyn Fn() -> bool,
 ) -> Option<Counterexample> {
+    search_for_error(program, runs, &|_| (max_steps, distribution), out_of_time)
+}
+
+/// Every [`PROBE_LONG_RUN_EVERY`]-th run of [`probe_for_error`] may run this many statements
+/// (the others stop after [`PROBE_SHORT_RUN_STEPS`]).
+pub const PROBE_SHORT_RUN_STEPS: u64 = 100_000;
+pub const PROBE_LONG_RUN_EVERY: u32 = 4;
+
+/// Testing before proving: up to `runs` random runs with mostly small inputs, where every
+/// fourth run may go on to [`REPLAY_STEP_LIMIT`] statements (bugs behind loops over large
+/// arrays), all of them cut short by `out_of_time`. The first run that reaches an error is
+/// replayed into a counterexample.
+pub fn probe_for_error(program: &Program, runs: u32, out_of_time: &dyn Fn() -> bool) -> Option<Counterexample> {
+    let plan = |run: u32| {
+        let steps = if run % PROBE_LONG_RUN_EVERY == PROBE_LONG_RUN_EVERY - 1 { REPLAY_STEP_LIMIT } else { PROBE_SHORT_RUN_STEPS };
+        (steps, InputDistribution::Small)
+    };
+    search_for_error(program, runs, &plan, out_of_time)
+}
+
+/// Random runs where run `r` has the step limit and input distribution `plan(r)`; each run
+/// also ends when `out_of_time` says so.
+fn search_for_error(
+    program: &Program,
+    runs: u32,
+    plan: &dyn Fn(u32) -> (u64, InputDistribution),
+    out_of_time: &dyn Fn() -> bool,
+) -> Option<Counterexample> {
     let mut state: u64 = 0x2545_F491_4F6C_DD1D;
     for run in 0..runs {
         if out_of_time() {
             return None;
         }
+        let (max_steps, distribution) = plan(run);
         let mut feed = |_: &c_ir::Type| -> i128 {
             state ^= state << 13;
             state ^= state >> 7;
@@ -143,7 +208,7 @@ pub fn random_search_for_error(
                 }
             }
         };
-        let result = c_ir::interp::run(program, &mut feed, &run_limits(max_steps));
+        let result = run_with_stop(program, &mut feed, &run_limits(max_steps), &mut |_, _| {}, out_of_time);
         if result.outcome == Outcome::ReachedError {
             return replay_to_error(program, &result.inputs).ok();
         }

@@ -67,6 +67,23 @@ pub fn reveal(container: &str, item: &str) {
     }
 }
 
+/// Inputs listed one per item before the rest are summarised in one last item.
+pub const SHOWN_INPUTS: usize = 200;
+
+/// The items of a list of concrete inputs: the first [`SHOWN_INPUTS`], then "... N more" (a
+/// run through a loop over a large array reads hundreds of thousands of inputs).
+pub fn input_items(inputs: &[String]) -> Html {
+    let rest = inputs.len().saturating_sub(SHOWN_INPUTS);
+    html! {
+        <>
+            { for inputs.iter().take(SHOWN_INPUTS).map(|i| html! { <li><code>{ i }</code></li> }) }
+            if rest > 0 {
+                <li class="more-inputs">{ format!("... and {rest} more inputs") }</li>
+            }
+        </>
+    }
+}
+
 /// A C line reference (`L12`) or nothing.
 pub fn line_ref(line: Option<u32>) -> String {
     line.map(|l| format!("L{l}")).unwrap_or_default()

@@ -114,7 +114,7 @@ pub fn trace_view() -> Html {
                 if o.inputs.is_empty() {
                     <p class="hint">{ "The program reads no input." }</p>
                 } else {
-                    <ol class="inputs" id="concrete-inputs">{ for o.inputs.iter().map(|i| html! { <li><code>{ i }</code></li> }) }</ol>
+                    <ol class="inputs" id="concrete-inputs">{ super::input_items(&o.inputs) }</ol>
                 }
                 <h4>{ format!("Concrete run ({} steps, replayed by the interpreter)", o.trace.len()) }</h4>
                 <table class="trace-table concrete-table">

@@ -38,7 +38,7 @@ pub fn verdict_panel() -> Html {
                 if !outcome.inputs.is_empty() {
                     <h3>{ "Concrete inputs" }</h3>
                     <ul class="inputs">
-                        { for outcome.inputs.iter().map(|input| html! { <li><code>{ input }</code></li> }) }
+                        { super::input_items(&outcome.inputs) }
                     </ul>
                 }
                 if !outcome.trace.is_empty() {

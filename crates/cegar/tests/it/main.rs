@@ -292,13 +292,41 @@ fn bugs_behind_long_loops_are_found_by_random_runs_over_all_magnitudes() {
 }
 
 #[test]
+fn random_runs_before_the_loop_find_bugs_behind_loops_over_large_arrays() {
+    // copies of a 100000-element array, then a check of the first element: one run of about
+    // 10^6 statements reaches the error, while the loop would unroll the copy loops one
+    // iteration per refinement
+    let source = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main(void) {\n  int a[100000];\n  int b[100000];\n  int i;\n  for (i = 0; i < 100000; i++) { a[i] = __VERIFIER_nondet_int(); b[i] = __VERIFIER_nondet_int(); }\n  for (i = 0; i < 100000; i++) { if (a[i] != b[i]) reach_error(); }\n  return 0;\n}\n";
+    let mut config = Config::default_for_cli();
+    config.max_iterations = 2;
+    let outcome = check_source(source, "array_probe.c", &config, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
+    assert!(outcome.reason.as_deref().unwrap_or("").contains("before the loop started"), "{:?}", outcome.reason);
+    let cex = outcome.counterexample.as_ref().expect("counterexample");
+    assert_eq!(cex.inputs.len(), 200_000, "all inputs of the run are kept");
+    assert_ne!(cex.inputs[0], cex.inputs[1], "a[0] != b[0] is the bug");
+    // a trace of about 10^6 statements keeps its two ends
+    let head = cegar::replay::TRACE_HEAD as usize;
+    assert_eq!(cex.steps.len(), head + cegar::replay::TRACE_TAIL as usize + 1);
+    assert!(cex.steps[head].statement.contains("statements not shown"), "{}", cex.steps[head].statement);
+    assert!(cex.steps.last().is_some_and(|s| s.statement.contains("reach_error") || s.statement.contains("error")), "{:?}", cex.steps.last());
+    let (program, _) = c_front::lower(source, "array_probe.c", &c_front::LowerOptions::default());
+    let program = program.expect("lowered");
+    assert!(cegar::replay::replay_to_error(&program, &cex.inputs).is_ok());
+    // the probe alone: short runs stop at the step limit, the fourth run is long enough
+    let found = cegar::replay::probe_for_error(&program, cegar::replay::PROBE_LONG_RUN_EVERY, &|| false);
+    assert!(found.is_some());
+    assert!(cegar::replay::probe_for_error(&program, cegar::replay::PROBE_LONG_RUN_EVERY - 1, &|| false).is_none());
+}
+
+#[test]
 fn the_magnitude_search_sweeps_every_magnitude_within_one_round() {
     // the error needs between 2^17 and 2^18 loop iterations: one round of 34 runs sweeps the
     // exponents in order, so it is reached however slow the machine is
     let source = "extern unsigned int __VERIFIER_nondet_uint(void);\nextern void reach_error(void);\nint main(void) {\n  unsigned int n = __VERIFIER_nondet_uint();\n  unsigned int i = 0;\n  while (i < n)\n    i = i + 1;\n  if (i > 131000 && i < 262150)\n    reach_error();\n  return 0;\n}\n";
     let (program, _) = c_front::lower(source, "band.c", &c_front::LowerOptions::default());
     let program = program.expect("lowered");
-    let cex = cegar::replay::random_search_for_error(&program, 34, cegar::replay::REPLAY_STEP_LIMIT, cegar::replay::InputDistribution::Magnitudes, &|| false)
+    let cex = cegar::replay::random_search_for_error(&program, 34, cegar::replay::RANDOM_RUN_STEP_LIMIT, cegar::replay::InputDistribution::Magnitudes, &|| false)
         .expect("one round of the sweep reaches the band");
     assert!(cex.inputs.first().is_some_and(|&n| n > 131000 && n < 262150), "{:?}", cex.inputs);
 }
