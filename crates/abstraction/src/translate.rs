@@ -800,6 +800,22 @@ impl<'a> Translator<'a> {
                 }
             }
             cubes.extend(result.goal.cubes);
+            if pairwise {
+                // the pairs miss `x >= 0 && x <= 0 => x == 0`: the predicates over one or two
+                // variables are few and tightly related, and enumerated exactly
+                for group in small_variable_groups(&cone, &vars.interpretations) {
+                    if self.out_of_time() {
+                        break;
+                    }
+                    let settings = self.settings(true);
+                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+                    let result = strengthen::exact_inconsistency(&group, &mut oracle, &settings);
+                    self.account(at, "enforce", &falsity, &vars, &group, false, &result);
+                    if result.complete {
+                        cubes.extend(result.goal.cubes);
+                    }
+                }
+            }
         }
         if cubes.is_empty() {
             return None;
@@ -1248,6 +1264,32 @@ enum Update {
     Assign(Expr),
     Havoc(Expr),
     Malloc(Expr),
+}
+
+/// Within a large `enforce` component: for each set of at most two variables that some
+/// predicate has exactly, the predicates over a subset of it, when they are three to
+/// [`ENFORCE_EXACT_MAX`] (fewer are covered by the pairs).
+fn small_variable_groups(cone: &[u32], interpretations: &[Expr]) -> Vec<Vec<u32>> {
+    let var_sets: Vec<(u32, Vec<c_ir::VarId>)> = cone
+        .iter()
+        .filter_map(|&i| {
+            let mut vs = logic::vars(interpretations.get(i as usize)?);
+            vs.sort();
+            vs.dedup();
+            Some((i, vs))
+        })
+        .collect();
+    let mut keys: Vec<&Vec<c_ir::VarId>> = var_sets.iter().map(|(_, vs)| vs).filter(|vs| !vs.is_empty() && vs.len() <= 2).collect();
+    keys.sort();
+    keys.dedup();
+    let mut groups: Vec<Vec<u32>> = Vec::new();
+    for key in keys {
+        let group: Vec<u32> = var_sets.iter().filter(|(_, vs)| vs.iter().all(|v| key.contains(v))).map(|(i, _)| *i).collect();
+        if (3..=ENFORCE_EXACT_MAX).contains(&group.len()) && !groups.contains(&group) {
+            groups.push(group);
+        }
+    }
+    groups
 }
 
 fn find(parent: &mut [usize], mut i: usize) -> usize {

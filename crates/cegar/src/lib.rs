@@ -432,6 +432,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     // loop-invariant candidates per procedure (Karr's equalities, counter bounds, zone
     // relations), computed when first needed
     let mut loop_candidates: HashMap<ProcId, Vec<(Expr, bool)>> = HashMap::new();
+    // and the relations of call results to arguments (affine procedure summaries), computed
+    // with the first candidates
+    let mut call_relations: Option<HashMap<ProcId, Vec<Expr>>> = None;
     let mut bmc_solver = solver_config.clone();
     // the unrolling ends with the budget: the grace period belongs to the random runs
     bmc_solver.deadline = full_budget.map(|b| run.start + std::time::Duration::from_millis(b));
@@ -732,7 +735,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if config.affine_candidates && !record.new_predicates.is_empty() {
-                    let added = add_affine_candidates(program, &mut loop_candidates, zone.as_ref(), &record.new_predicates, &mut predicates);
+                    let added = add_affine_candidates(program, &mut loop_candidates, &mut call_relations, zone.as_ref(), &record.new_predicates, &mut predicates);
                     if !added.is_empty() {
                         if let Some(f) = record.feasibility.as_mut() {
                             let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();
@@ -779,19 +782,21 @@ const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
 /// ... of which at most this many are zone relations (each one more predicate to abstract with).
 const ZONE_CANDIDATES_PER_REFINEMENT: usize = 3;
 
-/// The affine loop-head equalities and counter bounds (`refine::affine`) of the procedures of the `new`
-/// predicates (every procedure for a global one) that share a variable with one of them and
+/// The relations of call results to arguments, the affine loop-head equalities and counter
+/// bounds (`refine::affine`) of the procedures of the `new` predicates (every procedure for a global one) that share a variable with one of them and
 /// are not predicates yet; inserted into `predicates` (scoped to their procedure, or global
 /// when they mention globals only) and returned.
 fn add_affine_candidates(
     program: &Program,
     cache: &mut HashMap<ProcId, Vec<(Expr, bool)>>,
+    call_relations: &mut Option<HashMap<ProcId, Vec<Expr>>>,
     zone: Option<&zones::ZoneResult>,
     new: &[ScopedPredicate],
     predicates: &mut PredicateSet,
 ) -> Vec<ScopedPredicate> {
     let mut added = Vec::new();
     let mut from_zones = 0;
+    let call_relations = call_relations.get_or_insert_with(|| refine::affine::call_relations(program));
     for d in new {
         let procs: Vec<ProcId> = match d.scope {
             Some(p) => vec![p],
@@ -801,11 +806,12 @@ fn add_affine_candidates(
             // (candidate, whether it is a zone relation)
             let candidates = cache.entry(proc).or_insert_with(|| {
                 let mut list: Vec<(Expr, bool)> = Vec::new();
+                let calls = call_relations.get(&proc).into_iter().flatten().map(|e| (e.clone(), false));
                 let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| (e, false));
                 let bounds = refine::affine::counter_bounds(program, proc).into_iter().map(|e| (e, false));
                 let congruences = refine::affine::stride_congruences(program, proc).into_iter().map(|e| (e, false));
                 let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().map(|e| (e.clone(), true));
-                for (e, z) in equalities.chain(bounds).chain(congruences).chain(relations) {
+                for (e, z) in calls.chain(equalities).chain(bounds).chain(congruences).chain(relations) {
                     if !list.iter().any(|(f, _)| *f == e) {
                         list.push((e, z));
                     }
@@ -821,6 +827,13 @@ fn add_affine_candidates(
                 }
                 let local = logic::vars(e).iter().any(|v| !program.globals.contains(v));
                 let scope = if local { Some(proc) } else { None };
+                let existing = match scope {
+                    Some(p) => predicates.of_proc(p),
+                    None => &predicates.global,
+                };
+                if existing.iter().any(|p| refine::affine::same_equality(p, e)) {
+                    continue;
+                }
                 if predicates.insert(scope, e.clone()) {
                     from_zones += *is_zone as usize;
                     added.push(scoped(program, scope, e));

@@ -18,6 +18,9 @@
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
 use std::collections::HashMap;
 
+mod summaries;
+pub use summaries::call_relations;
+
 /// Procedures with more tracked variables or statements than this are not analysed.
 const MAX_VARIABLES: usize = 64;
 const MAX_STATEMENTS: usize = 4000;
@@ -171,6 +174,48 @@ impl Affine {
         Some(Affine { point: self.point.clone(), directions: echelon(rows, n)? })
     }
 
+    /// The intersection with the hyperplane `e == 0`: `Some(None)` when it is empty, `None`
+    /// when the rationals overflow.
+    fn meet_zero(&self, e: &Linear) -> Option<Option<Affine>> {
+        let n = self.point.len();
+        let dot = |v: &[Rat]| -> Option<Rat> { v.iter().zip(&e.coeffs).try_fold(Rat::ZERO, |acc, (a, c)| acc.add(a.mul(*c)?)) };
+        // the value of `e` at the point, and its change along each direction
+        let at_point = dot(&self.point)?.add(e.constant)?;
+        let slopes = self.directions.iter().map(|d| dot(d)).collect::<Option<Vec<_>>>()?;
+        let Some(pivot) = slopes.iter().position(|s| !s.is_zero()) else {
+            // `e` is constant on the subspace
+            return Some(at_point.is_zero().then(|| self.clone()));
+        };
+        // move the point along the pivot direction onto the hyperplane, and keep the
+        // combinations of directions along which `e` does not change
+        let t = at_point.neg()?.div(slopes[pivot])?;
+        let pd = &self.directions[pivot];
+        let point = self.point.iter().zip(pd).map(|(p, d)| p.add(d.mul(t)?)).collect::<Option<Vec<_>>>()?;
+        let mut rows = Vec::new();
+        for (j, (d, s)) in self.directions.iter().zip(&slopes).enumerate() {
+            if j == pivot {
+                continue;
+            }
+            let f = s.div(slopes[pivot])?;
+            rows.push(d.iter().zip(pd).map(|(a, b)| a.sub(b.mul(f)?)).collect::<Option<Vec<_>>>()?);
+        }
+        Some(Some(Affine { point, directions: echelon(rows, n)? }))
+    }
+
+    /// The image under the projection onto `dims` (in that order; `None` entries are
+    /// unconstrained dimensions).
+    fn project(&self, dims: &[Option<usize>]) -> Option<Affine> {
+        let m = dims.len();
+        let pick = |v: &[Rat]| dims.iter().map(|d| d.map_or(Rat::ZERO, |i| v[i])).collect::<Vec<_>>();
+        let mut rows: Vec<Vec<Rat>> = self.directions.iter().map(|d| pick(d)).collect();
+        for (j, d) in dims.iter().enumerate() {
+            if d.is_none() {
+                rows.push((0..m).map(|i| if i == j { Rat::ONE } else { Rat::ZERO }).collect());
+            }
+        }
+        Some(Affine { point: pick(&self.point), directions: echelon(rows, m)? })
+    }
+
     /// A basis of the equalities `a·v = a·point` that hold on the subspace (the null space of
     /// the directions), each with integer coefficients: `(coefficients, constant)`.
     fn equalities(&self) -> Option<Vec<(Vec<i128>, i128)>> {
@@ -185,14 +230,54 @@ impl Affine {
                 a[p] = row[free].neg()?;
             }
             let constant = a.iter().zip(&self.point).try_fold(Rat::ZERO, |acc, (x, y)| acc.add(x.mul(*y)?))?;
-            let lcm = a.iter().chain(std::iter::once(&constant)).try_fold(1i128, |l, r| l.checked_mul(r.den / gcd(l, r.den).max(1)))?;
-            let ints: Vec<i128> = a.iter().map(|r| r.num.checked_mul(lcm / r.den)).collect::<Option<Vec<_>>>()?;
-            let c = constant.num.checked_mul(lcm / constant.den)?;
-            let g = ints.iter().fold(c, |g, &x| gcd(g, x)).max(1);
-            out.push((ints.iter().map(|x| x / g).collect(), c / g));
+            out.push(integral(&a, constant)?);
         }
         Some(out)
     }
+}
+
+/// Whether `a` and `b` are the same affine equality over operands of the same width, up to a
+/// factor and the side each term is on (`r == 'x + 1` and `'x == r - 1`); casts between integer
+/// types are ignored as in the analysis. Lets candidates skip relations already predicates.
+pub fn same_equality(a: &Expr, b: &Expr) -> bool {
+    fn sides(e: &Expr) -> Option<(&Expr, &Expr)> {
+        match &e.kind {
+            ExprKind::Binary(BinaryOp::Eq, l, r) if l.ty.is_integer() && r.ty.is_integer() => Some((l, r)),
+            _ => None,
+        }
+    }
+    let (Some((al, ar)), Some((bl, br))) = (sides(a), sides(b)) else { return false };
+    if al.ty.bits() != bl.ty.bits() {
+        return false;
+    }
+    let mut vars = a.vars();
+    vars.extend(b.vars());
+    vars.sort();
+    vars.dedup();
+    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let n = vars.len();
+    let normal = |l: &Expr, r: &Expr| -> Option<(Vec<i128>, i128)> {
+        let e = linearize(l, &index, n)?.combine(&linearize(r, &index, n)?, Rat::int(-1))?;
+        let (mut coeffs, mut constant) = integral(&e.coeffs, e.constant.neg()?)?;
+        if coeffs.iter().find(|c| **c != 0).is_some_and(|c| *c < 0) {
+            coeffs.iter_mut().for_each(|c| *c = -*c);
+            constant = -constant;
+        }
+        Some((coeffs, constant))
+    };
+    match (normal(al, ar), normal(bl, br)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// `a·v == constant` scaled to coprime integer coefficients.
+fn integral(a: &[Rat], constant: Rat) -> Option<(Vec<i128>, i128)> {
+    let lcm = a.iter().chain(std::iter::once(&constant)).try_fold(1i128, |l, r| l.checked_mul(r.den / gcd(l, r.den).max(1)))?;
+    let ints: Vec<i128> = a.iter().map(|r| r.num.checked_mul(lcm / r.den)).collect::<Option<Vec<_>>>()?;
+    let c = constant.num.checked_mul(lcm / constant.den)?;
+    let g = ints.iter().fold(c, |g, &x| gcd(g, x)).max(1);
+    Some((ints.iter().map(|x| x / g).collect(), c / g))
 }
 
 /// The integer variables of `proc` the analysis tracks: globals, formals, locals, temporaries,

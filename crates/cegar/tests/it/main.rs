@@ -238,6 +238,18 @@ fn return_value_relation_uses_symbolic_constants() {
 }
 
 #[test]
+fn recursion_is_proved_with_affine_procedure_summaries() {
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run("recursive_sum_safe.c", method, 20);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+        let texts: Vec<&str> = outcome.predicates.iter().map(|p| p.text.as_str()).collect();
+        assert!(texts.contains(&"m + n == add_return"), "{texts:?}");
+        assert!(check_invariants_on_random_runs("recursive_sum_safe.c", &outcome, 500) > 0);
+        golden("recursive_sum_safe.c", method, &outcome);
+    }
+}
+
+#[test]
 fn write_through_pointer_bug_is_found() {
     let outcome = run("pointer_unsafe.c", RefinementMethod::Wp, 20);
     assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);

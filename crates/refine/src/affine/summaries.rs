@@ -1,0 +1,375 @@
+//! Affine procedure summaries (Karr's analysis across calls, recursion included), as candidate
+//! predicates relating a call's result to its arguments.
+//!
+//! Refinement along one path at a time unrolls recursion the way it unrolls loops: for
+//! `long add(long m, long n) { if (n == 0) return m; return add(m + 1, n - 1); ... }` it finds
+//! `n == 0`, `n - 1 == 0`, `n - 2 == 0`, ... where the proof needs the summary
+//! `add_return == 'm + 'n` and, at the call sites, `r == m + n`.
+//!
+//! A summary is the affine hull of the (entry values of the formals, result) pairs of the
+//! returns of a procedure: the formals' symbolic constants `'f` hold the entry values. The
+//! summaries start empty (no return seen yet) and grow, procedure by procedure, until none
+//! changes: at a call the caller's state meets the callee's summary with the arguments for
+//! `'f` and the result for the returned value, so a recursive call contributes only once the
+//! base case has been seen. Unlike the loop analysis this one uses the equality guards
+//! (`assume(n == 0)`), without which a base case tells nothing, and ignores the paths on which
+//! the returned value is never assigned (falling off the end of a function whose value is
+//! used is undefined behaviour in C).
+
+use super::{equality_expr, integral, linearize, target, tracked_variables, Affine, Linear, Rat, MAX_STATEMENTS, MAX_VARIABLES};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
+use std::collections::HashMap;
+
+/// Rounds over all procedures before the summaries are taken as they are.
+const MAX_ROUNDS: usize = 32;
+
+#[derive(Clone, Debug, PartialEq)]
+enum Summary {
+    /// No return reached (yet).
+    Empty,
+    /// Over the formals' entry values (in order), then the result.
+    Hull(Affine),
+    /// Not analysed, or the rationals overflowed: anything.
+    Any,
+}
+
+/// What the analysis of one procedure needs to know about its variables.
+struct Layout {
+    vars: Vec<VarId>,
+    index: HashMap<VarId, usize>,
+    /// Per formal, the dimension of its symbolic constant (if it has one and it is tracked).
+    entry_values: Vec<Option<usize>>,
+    /// Per formal, its own dimension (if tracked).
+    formals: Vec<Option<usize>>,
+    /// The returned variable's dimension.
+    result: Option<usize>,
+    /// One more dimension after the variables: the value returned by a call.
+    scratch: usize,
+}
+
+fn layout(program: &Program, proc: ProcId) -> Layout {
+    let p = program.proc(proc);
+    let vars = tracked_variables(program, proc);
+    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let entry_values = p.formals.iter().map(|&f| program.symbolic_const_of(f).and_then(|c| index.get(&c).copied())).collect();
+    let formals = p.formals.iter().map(|f| index.get(f).copied()).collect();
+    let result = p.ret_var.and_then(|r| index.get(&r).copied());
+    Layout { scratch: vars.len(), vars, index, entry_values, formals, result }
+}
+
+/// Procedures whose result some call uses and that return an integer.
+fn summarised(program: &Program) -> Vec<ProcId> {
+    let mut out: Vec<ProcId> = Vec::new();
+    for q in program.proc_ids() {
+        for stmt in &program.proc(q).body {
+            if let StmtKind::Call { lhs: Some(_), callee, .. } = &stmt.kind {
+                let c = program.proc(*callee);
+                let returns_integer = c.ret_var.is_some_and(|r| matches!(program.var(r).ty, Type::Int { .. }));
+                if !c.body.is_empty() && returns_integer && !out.contains(callee) {
+                    out.push(*callee);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `a == b` (or `!(a != b)`) as the affine expression `a - b` that the guard makes zero.
+fn guard_equality(cond: &Expr, index: &HashMap<VarId, usize>, n: usize) -> Option<Linear> {
+    match &cond.kind {
+        ExprKind::Binary(BinaryOp::Eq, a, b) if a.ty.is_integer() && b.ty.is_integer() => {
+            linearize(a, index, n)?.combine(&linearize(b, index, n)?, Rat::int(-1))
+        }
+        ExprKind::Unary(UnaryOp::Not, inner) => match &inner.kind {
+            ExprKind::Binary(BinaryOp::Ne, a, b) if a.ty.is_integer() && b.ty.is_integer() => {
+                linearize(a, index, n)?.combine(&linearize(b, index, n)?, Rat::int(-1))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The callee's summary equalities with the arguments for the entry values and `result` (a
+/// dimension of the caller) for the returned value; equalities over an argument that is not
+/// affine are left out.
+fn instantiate(summary: &Affine, args: &[Expr], result: usize, index: &HashMap<VarId, usize>, n: usize) -> Option<Vec<Linear>> {
+    let k = summary.point.len() - 1;
+    let args: Vec<Option<Linear>> = args.iter().take(k).map(|a| linearize(a, index, n)).collect();
+    let mut out = Vec::new();
+    'equalities: for (coeffs, constant) in summary.equalities()? {
+        let mut e = Linear::constant(n, Rat::int(constant).neg()?);
+        for (i, &c) in coeffs.iter().enumerate().take(k) {
+            if c == 0 {
+                continue;
+            }
+            let Some(Some(arg)) = args.get(i) else { continue 'equalities };
+            e = e.combine(arg, Rat::int(c))?;
+        }
+        e.coeffs[result] = e.coeffs[result].add(Rat::int(coeffs[k]))?;
+        out.push(e);
+    }
+    Some(out)
+}
+
+/// The state before each statement of `proc`, given the summaries of the callees: per
+/// statement, the states reached with the returned variable assigned and not assigned yet.
+fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<ProcId, Summary>) -> Option<Vec<[Option<Affine>; 2]>> {
+    let p = program.proc(proc);
+    let n = l.scratch + 1;
+    let len = p.body.len();
+    let globals: Vec<usize> = program.globals.iter().filter_map(|g| l.index.get(g).copied()).collect();
+    let mut entry = Affine::full(n);
+    for (f, c) in l.formals.iter().zip(&l.entry_values) {
+        if let (Some(f), Some(c)) = (f, c) {
+            let mut e = Linear::constant(n, Rat::ZERO);
+            e.coeffs[*f] = Rat::ONE;
+            entry = entry.assign(*c, &e)?;
+        }
+    }
+    let mut state: Vec<[Option<Affine>; 2]> = vec![[None, None]; len];
+    state[0][0] = Some(entry);
+    let mut work = vec![0usize];
+    let mut queued = vec![false; len];
+    queued[0] = true;
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let mut after: [Option<Affine>; 2] = [None, None];
+        for (assigned, before) in state[i].clone().into_iter().enumerate() {
+            let Some(before) = before else { continue };
+            let (next, writes_result) = transfer(program, &p.body[i].kind, before, l, &globals, summaries, n)?;
+            let slot = if assigned == 1 || writes_result { 1 } else { 0 };
+            if let Some(next) = next {
+                after[slot] = Some(match after[slot].take() {
+                    None => next,
+                    Some(other) => other.join(&next)?,
+                });
+            }
+        }
+        for succ in p.successors(i as u32) {
+            let s = succ as usize;
+            if s >= len {
+                continue;
+            }
+            let mut changed = false;
+            for slot in 0..2 {
+                let Some(a) = &after[slot] else { continue };
+                let joined = match &state[s][slot] {
+                    None => a.clone(),
+                    Some(old) => old.join(a)?,
+                };
+                if state[s][slot].as_ref() != Some(&joined) {
+                    state[s][slot] = Some(joined);
+                    changed = true;
+                }
+            }
+            if changed && !queued[s] {
+                queued[s] = true;
+                work.push(s);
+            }
+        }
+    }
+    Some(state)
+}
+
+/// One statement: the state after it (`None`: blocked), and whether it writes the returned variable.
+fn transfer(
+    program: &Program,
+    kind: &StmtKind,
+    before: Affine,
+    l: &Layout,
+    globals: &[usize],
+    summaries: &HashMap<ProcId, Summary>,
+    n: usize,
+) -> Option<(Option<Affine>, bool)> {
+    let writes = |lhs: &Expr| target(lhs, &l.index).is_some_and(|x| Some(x) == l.result);
+    Some(match kind {
+        StmtKind::Assign { lhs, rhs } => match target(lhs, &l.index) {
+            Some(x) => match linearize(rhs, &l.index, n) {
+                Some(e) => (Some(before.assign(x, &e)?), writes(lhs)),
+                None => (Some(before.havoc(x)?), writes(lhs)),
+            },
+            None => (Some(before), false),
+        },
+        StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => match target(lhs, &l.index) {
+            Some(x) => (Some(before.havoc(x)?), writes(lhs)),
+            None => (Some(before), false),
+        },
+        StmtKind::Assume { cond } => match guard_equality(cond, &l.index, n) {
+            Some(e) => (before.meet_zero(&e)?, false),
+            None => (Some(before), false),
+        },
+        StmtKind::Call { lhs, callee, args } => {
+            let mut s = before;
+            for &g in globals {
+                s = s.havoc(g)?;
+            }
+            let summary = if program.proc(*callee).body.is_empty() { &Summary::Any } else { summaries.get(callee).unwrap_or(&Summary::Any) };
+            let x = lhs.as_ref().and_then(|lhs| target(lhs, &l.index));
+            let written = lhs.as_ref().is_some_and(|lhs| writes(lhs));
+            match (summary, x) {
+                (Summary::Empty, _) => (None, written),
+                (Summary::Hull(h), Some(x)) => {
+                    let r = l.scratch;
+                    s = s.havoc(r)?;
+                    let mut reached = Some(s);
+                    for e in instantiate(h, args, r, &l.index, n)? {
+                        reached = match reached {
+                            Some(s) => s.meet_zero(&e)?,
+                            None => None,
+                        };
+                    }
+                    match reached {
+                        Some(s) => {
+                            let mut value = Linear::constant(n, Rat::ZERO);
+                            value.coeffs[r] = Rat::ONE;
+                            (Some(s.assign(x, &value)?.havoc(r)?), written)
+                        }
+                        None => (None, written),
+                    }
+                }
+                (_, Some(x)) => (Some(s.havoc(x)?), written),
+                (_, None) => (Some(s), false),
+            }
+        }
+        _ => (Some(before), false),
+    })
+}
+
+/// The summary of `proc` from its states: the hull at the return statement, over the entry
+/// values and the returned variable, of the states where that variable was assigned.
+fn summary_of(state: &[[Option<Affine>; 2]], l: &Layout) -> Option<Summary> {
+    let Some(at_return) = state.last().and_then(|s| s[1].as_ref()) else { return Some(Summary::Empty) };
+    let mut dims: Vec<Option<usize>> = l.entry_values.clone();
+    dims.push(l.result);
+    Some(Summary::Hull(at_return.project(&dims)?))
+}
+
+/// Candidate predicates per procedure from the affine summaries of the procedures whose
+/// integer result is used: in the callee, the relation of its returned variable to the
+/// formals' entry values (`add_return == 'm + 'n`) and of the formals to their entry values
+/// at the return (`m == 'm`); in each caller, the relation at every call site of the result to
+/// the arguments (`r == m + n` for `r = add(m, n)`). Each relates two or more variables.
+pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
+    let mut out: HashMap<ProcId, Vec<Expr>> = HashMap::new();
+    let procs = summarised(program);
+    if procs.is_empty() {
+        return out;
+    }
+    let layouts: HashMap<ProcId, Layout> = procs.iter().map(|&p| (p, layout(program, p))).collect();
+    let analysable = |p: ProcId| {
+        let l = &layouts[&p];
+        l.vars.len() <= MAX_VARIABLES && program.proc(p).body.len() <= MAX_STATEMENTS && l.result.is_some()
+    };
+    let mut summaries: HashMap<ProcId, Summary> =
+        procs.iter().map(|&p| (p, if analysable(p) { Summary::Empty } else { Summary::Any })).collect();
+    let mut states: HashMap<ProcId, Vec<[Option<Affine>; 2]>> = HashMap::new();
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = false;
+        for &p in &procs {
+            if summaries[&p] == Summary::Any {
+                continue;
+            }
+            let l = &layouts[&p];
+            let next = match analyse(program, p, l, &summaries) {
+                Some(state) => {
+                    let s = summary_of(&state, l).unwrap_or(Summary::Any);
+                    states.insert(p, state);
+                    s
+                }
+                None => Summary::Any,
+            };
+            // the hull of the old and the new summary keeps the rounds monotone
+            let joined = match (&summaries[&p], next) {
+                (Summary::Hull(old), Summary::Hull(new)) => old.join(&new).map_or(Summary::Any, Summary::Hull),
+                (Summary::Empty, s) | (_, s @ Summary::Any) => s,
+                (old, _) => old.clone(),
+            };
+            if joined != summaries[&p] {
+                summaries.insert(p, joined);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for &p in &procs {
+        let Summary::Hull(h) = &summaries[&p] else { continue };
+        let l = &layouts[&p];
+        let pr = program.proc(p);
+        let mut found = Vec::new();
+        // the returned variable against the entry values
+        if let Some(r) = pr.ret_var {
+            let mut vars: Vec<Option<VarId>> = pr.formals.iter().map(|&f| program.symbolic_const_of(f)).collect();
+            vars.push(Some(r));
+            found.extend(relations(program, h, &vars, |c| c[c.len() - 1] != 0));
+        }
+        // the formals against their entry values, at the return
+        if let Some(at_return) = states.get(&p).and_then(|s| s.last()).and_then(|s| s[1].as_ref()) {
+            let mut dims: Vec<Option<usize>> = l.formals.clone();
+            dims.extend(l.entry_values.iter().copied());
+            let mut vars: Vec<Option<VarId>> = pr.formals.iter().map(|&f| Some(f)).collect();
+            vars.extend(pr.formals.iter().map(|&f| program.symbolic_const_of(f)));
+            if let Some(projected) = at_return.project(&dims) {
+                found.extend(relations(program, &projected, &vars, |_| true));
+            }
+        }
+        add_all(&mut out, p, found);
+    }
+    // the call sites
+    for q in program.proc_ids() {
+        let body = &program.proc(q).body;
+        if body.is_empty() {
+            continue;
+        }
+        let vars = tracked_variables(program, q);
+        let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let n = vars.len();
+        let mut found = Vec::new();
+        for stmt in body {
+            let StmtKind::Call { lhs: Some(lhs), callee, args } = &stmt.kind else { continue };
+            let (Some(x), Some(Summary::Hull(h))) = (target(lhs, &index), summaries.get(callee)) else { continue };
+            // `x = f(x)`: the relation would mix the value before the call with the one after
+            if args.iter().any(|a| a.vars().contains(&vars[x])) {
+                continue;
+            }
+            let Some(equalities) = instantiate(h, args, x, &index, n) else { continue };
+            for e in equalities.into_iter().filter(|e| !e.coeffs[x].is_zero()) {
+                let Some(constant) = e.constant.neg() else { continue };
+                let Some((coeffs, constant)) = integral(&e.coeffs, constant) else { continue };
+                if coeffs.iter().filter(|c| **c != 0).count() >= 2 {
+                    found.push(equality_expr(program, &vars, &coeffs, constant));
+                }
+            }
+        }
+        add_all(&mut out, q, found);
+    }
+    out
+}
+
+/// The equalities of `h` (over `vars`, `None` for an unconstrained dimension) that `keep`
+/// accepts and that relate two or more variables, as C predicates.
+fn relations(program: &Program, h: &Affine, vars: &[Option<VarId>], keep: impl Fn(&[i128]) -> bool) -> Vec<Expr> {
+    let Some(equalities) = h.equalities() else { return Vec::new() };
+    let mut out = Vec::new();
+    for (coeffs, constant) in equalities {
+        let used: Vec<usize> = (0..coeffs.len()).filter(|&i| coeffs[i] != 0).collect();
+        if used.len() < 2 || !keep(&coeffs) || used.iter().any(|&i| vars[i].is_none()) {
+            continue;
+        }
+        let present: Vec<VarId> = used.iter().filter_map(|&i| vars[i]).collect();
+        let picked: Vec<i128> = used.iter().map(|&i| coeffs[i]).collect();
+        out.push(equality_expr(program, &present, &picked, constant));
+    }
+    out
+}
+
+fn add_all(out: &mut HashMap<ProcId, Vec<Expr>>, proc: ProcId, found: Vec<Expr>) {
+    let list = out.entry(proc).or_default();
+    for e in found {
+        if !list.contains(&e) {
+            list.push(e);
+        }
+    }
+}
