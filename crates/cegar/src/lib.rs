@@ -130,6 +130,8 @@ pub enum Phase {
     ModelChecking,
     Refining,
     Replaying,
+    /// Random concrete runs before the first iteration (testing before proving).
+    Testing,
     Done,
 }
 
@@ -359,6 +361,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     // the budget (at most 2 s); a bug found leaves the loop a quarter of the budget to find
     // its own counterexample.
     let probe = if has_error && config.safe_cross_check_runs > 0 && single.is_none() {
+        events(Event { phase: Phase::Testing, iteration: 0, solver_calls: 0, predicates: 0, elapsed_ms: start.elapsed().as_millis() as u64 });
         let probe_ms = config.time_budget_ms.map_or(PROBE_MS, |b| (b / 20).min(PROBE_MS));
         let stop = || cancel() || start.elapsed().as_millis() as u64 >= probe_ms;
         replay::probe_for_error(program, config.safe_cross_check_runs, &stop)

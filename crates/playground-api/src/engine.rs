@@ -367,6 +367,7 @@ fn phase_name(phase: cegar::Phase) -> &'static str {
         cegar::Phase::ModelChecking => "model checking",
         cegar::Phase::Refining => "checking the counterexample",
         cegar::Phase::Replaying => "replaying the inputs",
+        cegar::Phase::Testing => "random runs before the loop",
         cegar::Phase::Done => "done",
     }
 }
