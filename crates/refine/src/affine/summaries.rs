@@ -22,6 +22,10 @@ use std::collections::HashMap;
 
 /// Rounds over all procedures before the summaries are taken as they are.
 const MAX_ROUNDS: usize = 32;
+/// Work before the analysis gives up on the whole program (no candidates rather than a long
+/// wait): a statement visit over `n` dimensions counts `n³` (its eliminations); about a
+/// quarter of a second natively.
+const MAX_WORK: usize = 150_000_000;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Summary {
@@ -114,7 +118,7 @@ fn instantiate(summary: &Affine, args: &[Expr], result: usize, index: &HashMap<V
 
 /// The state before each statement of `proc`, given the summaries of the callees: per
 /// statement, the states reached with the returned variable assigned and not assigned yet.
-fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<ProcId, Summary>) -> Option<Vec<[Option<Affine>; 2]>> {
+fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<ProcId, Summary>, spent: &mut usize) -> Option<Vec<[Option<Affine>; 2]>> {
     let p = program.proc(proc);
     let n = l.scratch + 1;
     let len = p.body.len();
@@ -134,6 +138,10 @@ fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<Proc
     queued[0] = true;
     while let Some(i) = work.pop() {
         queued[i] = false;
+        *spent += n * n * n;
+        if *spent > MAX_WORK {
+            return None;
+        }
         let mut after: [Option<Affine>; 2] = [None, None];
         for (assigned, before) in state[i].clone().into_iter().enumerate() {
             let Some(before) = before else { continue };
@@ -264,6 +272,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
     let mut summaries: HashMap<ProcId, Summary> =
         procs.iter().map(|&p| (p, if analysable(p) { Summary::Empty } else { Summary::Any })).collect();
     let mut states: HashMap<ProcId, Vec<[Option<Affine>; 2]>> = HashMap::new();
+    let mut spent = 0;
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
         for &p in &procs {
@@ -271,7 +280,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
                 continue;
             }
             let l = &layouts[&p];
-            let next = match analyse(program, p, l, &summaries) {
+            let next = match analyse(program, p, l, &summaries, &mut spent) {
                 Some(state) => {
                     let s = summary_of(&state, l).unwrap_or(Summary::Any);
                     states.insert(p, state);
@@ -289,6 +298,9 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
                 summaries.insert(p, joined);
                 changed = true;
             }
+        }
+        if spent > MAX_WORK {
+            return out;
         }
         if !changed {
             break;
