@@ -801,8 +801,8 @@ impl<'a> Translator<'a> {
             }
             cubes.extend(result.goal.cubes);
             if pairwise {
-                // the pairs miss `x >= 0 && x <= 0 => x == 0`: the predicates over one or two
-                // variables are few and tightly related, and enumerated exactly
+                // the pairs miss `x >= 0 && x <= 0 => x == 0`: the predicates over one
+                // variable are few and tightly related, and enumerated exactly
                 for group in small_variable_groups(&cone, &vars.interpretations) {
                     if self.out_of_time() {
                         break;
@@ -1266,9 +1266,10 @@ enum Update {
     Malloc(Expr),
 }
 
-/// Within a large `enforce` component: for each set of at most two variables that some
-/// predicate has exactly, the predicates over a subset of it, when they are three to
-/// [`ENFORCE_EXACT_MAX`] (fewer are covered by the pairs).
+/// Within a large `enforce` component: for each variable that some predicate is over alone,
+/// the predicates over it alone, when they are three to [`ENFORCE_EXACT_MAX`] (fewer are
+/// covered by the pairs). Groups over two variables too changed which spurious paths the
+/// loop saw and cost `loop-invgen/up` its verdict.
 fn small_variable_groups(cone: &[u32], interpretations: &[Expr]) -> Vec<Vec<u32>> {
     let var_sets: Vec<(u32, Vec<c_ir::VarId>)> = cone
         .iter()
@@ -1279,7 +1280,7 @@ fn small_variable_groups(cone: &[u32], interpretations: &[Expr]) -> Vec<Vec<u32>
             Some((i, vs))
         })
         .collect();
-    let mut keys: Vec<&Vec<c_ir::VarId>> = var_sets.iter().map(|(_, vs)| vs).filter(|vs| !vs.is_empty() && vs.len() <= 2).collect();
+    let mut keys: Vec<&Vec<c_ir::VarId>> = var_sets.iter().map(|(_, vs)| vs).filter(|vs| vs.len() == 1).collect();
     keys.sort();
     keys.dedup();
     let mut groups: Vec<Vec<u32>> = Vec::new();
