@@ -724,6 +724,13 @@ impl<'a> Translator<'a> {
         choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names))
     }
 
+    /// The inconsistent valuations of the predicates `cone`, enumerated exactly.
+    fn exact_inconsistency(&mut self, cone: &[u32], vars: &CubeVariables, settings: &StrengthenSettings) -> Strengthening {
+        let truth = Expr::bool(true);
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+        strengthen::exact_inconsistency(cone, &mut oracle, settings)
+    }
+
     /// `θ = ¬F(false)` over the predicates visible in `proc`, one cone component at a time.
     fn enforce_for(&mut self, proc: ProcId) -> Option<BExpr> {
         let visible = self.visible(proc);
@@ -752,7 +759,6 @@ impl<'a> Translator<'a> {
         groups.sort();
         let mut cubes = Vec::new();
         let falsity = Expr::bool(false);
-        let truth = Expr::bool(true);
         for cone in groups {
             self.statistics.strengthenings += 1;
             let component: Vec<Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
@@ -773,8 +779,7 @@ impl<'a> Translator<'a> {
             }
             let mut exact = None;
             if !pairwise && self.config.strategy == Strategy::Exact {
-                let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
-                let result = strengthen::exact_inconsistency(&cone, &mut oracle, &settings);
+                let result = self.exact_inconsistency(&cone, &vars, &settings);
                 if result.complete || past(self.deadline) {
                     exact = Some(result);
                 } else {
@@ -807,9 +812,7 @@ impl<'a> Translator<'a> {
                     if self.out_of_time() {
                         break;
                     }
-                    let settings = self.settings(true);
-                    let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
-                    let result = strengthen::exact_inconsistency(&group, &mut oracle, &settings);
+                    let result = self.exact_inconsistency(&group, &vars, &self.settings(true));
                     self.account(at, "enforce", &falsity, &vars, &group, false, &result);
                     if result.complete {
                         cubes.extend(result.goal.cubes);
@@ -1280,17 +1283,20 @@ fn small_variable_groups(cone: &[u32], interpretations: &[Expr]) -> Vec<Vec<u32>
             Some((i, vs))
         })
         .collect();
-    let mut keys: Vec<&Vec<c_ir::VarId>> = var_sets.iter().map(|(_, vs)| vs).filter(|vs| vs.len() == 1).collect();
-    keys.sort();
-    keys.dedup();
-    let mut groups: Vec<Vec<u32>> = Vec::new();
-    for key in keys {
-        let group: Vec<u32> = var_sets.iter().filter(|(_, vs)| vs.iter().all(|v| key.contains(v))).map(|(i, _)| *i).collect();
-        if (3..=ENFORCE_EXACT_MAX).contains(&group.len()) && !groups.contains(&group) {
-            groups.push(group);
-        }
-    }
-    groups
+    let mut singles: Vec<c_ir::VarId> = var_sets
+        .iter()
+        .filter_map(|(_, vs)| match vs.as_slice() {
+            [v] => Some(*v),
+            _ => None,
+        })
+        .collect();
+    singles.sort();
+    singles.dedup();
+    singles
+        .into_iter()
+        .map(|v| var_sets.iter().filter(|(_, vs)| vs.iter().all(|w| *w == v)).map(|(i, _)| *i).collect::<Vec<u32>>())
+        .filter(|group| (3..=ENFORCE_EXACT_MAX).contains(&group.len()))
+        .collect()
 }
 
 fn find(parent: &mut [usize], mut i: usize) -> usize {

@@ -786,9 +786,10 @@ const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
 const ZONE_CANDIDATES_PER_REFINEMENT: usize = 3;
 
 /// The relations of call results to arguments, the affine loop-head equalities and counter
-/// bounds (`refine::affine`) of the procedures of the `new` predicates (every procedure for a global one) that share a variable with one of them and
-/// are not predicates yet; inserted into `predicates` (scoped to their procedure, or global
-/// when they mention globals only) and returned.
+/// bounds (`refine::affine`) of the procedures of the `new` predicates (every procedure for a
+/// global one) that share a variable with one of them and are not predicates yet, in any
+/// form; inserted into `predicates` (scoped to their procedure, or global when they mention
+/// globals only) and returned.
 fn add_affine_candidates(
     program: &Program,
     cache: &mut HashMap<ProcId, Vec<(Expr, bool)>>,

@@ -153,9 +153,9 @@ pub fn random_search_for_error(
     search_for_error(program, runs, &|_| (max_steps, distribution), out_of_time)
 }
 
-/// Every [`PROBE_LONG_RUN_EVERY`]-th run of [`probe_for_error`] may run this many statements
-/// (the others stop after [`PROBE_SHORT_RUN_STEPS`]).
+/// Statements of a short run of [`probe_for_error`].
 pub const PROBE_SHORT_RUN_STEPS: u64 = 100_000;
+/// Every this many runs, one run of [`probe_for_error`] may go on to [`REPLAY_STEP_LIMIT`].
 pub const PROBE_LONG_RUN_EVERY: u32 = 4;
 
 /// Testing before proving: up to `runs` random runs with mostly small inputs, where every

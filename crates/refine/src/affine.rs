@@ -254,7 +254,7 @@ pub fn same_equality(a: &Expr, b: &Expr) -> bool {
     vars.extend(b.vars());
     vars.sort();
     vars.dedup();
-    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let index = positions(&vars);
     let n = vars.len();
     let normal = |l: &Expr, r: &Expr| -> Option<(Vec<i128>, i128)> {
         let e = linearize(l, &index, n)?.combine(&linearize(r, &index, n)?, Rat::int(-1))?;
@@ -269,6 +269,11 @@ pub fn same_equality(a: &Expr, b: &Expr) -> bool {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
+}
+
+/// Each variable's position (dimension) in `vars`.
+fn positions(vars: &[VarId]) -> HashMap<VarId, usize> {
+    vars.iter().enumerate().map(|(i, &v)| (v, i)).collect()
 }
 
 /// `a·v == constant` scaled to coprime integer coefficients.
@@ -361,7 +366,7 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     if back_edges.is_empty() {
         return Some(Vec::new());
     }
-    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let index = positions(&vars);
     let globals: Vec<usize> = program.globals.iter().filter_map(|g| index.get(g).copied()).collect();
     // counters: variables with an assignment `x = x + c`, `c != 0`
     let mut counters = vec![false; n];
@@ -540,7 +545,7 @@ fn equality_expr(program: &Program, vars: &[VarId], coeffs: &[i128], constant: i
 pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
     let p = program.proc(proc);
     let vars: Vec<VarId> = tracked_variables(program, proc).into_iter().filter(|v| !program.globals.contains(v)).collect();
-    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let index = positions(&vars);
     let n = vars.len();
     // how often each variable (globals too) is written: an initial value may be a variable
     // written at most once (`j = n;` after `n = nondet();`)
@@ -618,7 +623,7 @@ pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
 pub fn stride_congruences(program: &Program, proc: ProcId) -> Vec<Expr> {
     let p = program.proc(proc);
     let vars: Vec<VarId> = tracked_variables(program, proc).into_iter().filter(|v| !program.globals.contains(v)).collect();
-    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let index = positions(&vars);
     // per variable: (first initial value, gcd so far, disqualified, moved by a step). A step may add another
     // strided variable (`x = x + y` with `y` moving by 4 from 4): its values are multiples of
     // the gcd of its modulus and residue. That uses the previous round's result, starting

@@ -16,7 +16,7 @@
 //! the returned value is never assigned (falling off the end of a function whose value is
 //! used is undefined behaviour in C).
 
-use super::{equality_expr, integral, linearize, target, tracked_variables, Affine, Linear, Rat, MAX_STATEMENTS, MAX_VARIABLES};
+use super::{equality_expr, integral, linearize, positions, target, tracked_variables, Affine, Linear, Rat, MAX_STATEMENTS, MAX_VARIABLES};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
 use std::collections::HashMap;
 
@@ -54,7 +54,7 @@ struct Layout {
 fn layout(program: &Program, proc: ProcId) -> Layout {
     let p = program.proc(proc);
     let vars = tracked_variables(program, proc);
-    let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+    let index = positions(&vars);
     let entry_values = p.formals.iter().map(|&f| program.symbolic_const_of(f).and_then(|c| index.get(&c).copied())).collect();
     let formals = p.formals.iter().map(|f| index.get(f).copied()).collect();
     let result = p.ret_var.and_then(|r| index.get(&r).copied());
@@ -214,7 +214,7 @@ fn transfer(
             }
             let summary = if program.proc(*callee).body.is_empty() { &Summary::Any } else { summaries.get(callee).unwrap_or(&Summary::Any) };
             let x = lhs.as_ref().and_then(|lhs| target(lhs, &l.index));
-            let written = lhs.as_ref().is_some_and(|lhs| writes(lhs));
+            let written = lhs.as_ref().is_some_and(writes);
             match (summary, x) {
                 (Summary::Empty, _) => (None, written),
                 (Summary::Hull(h), Some(x)) => {
@@ -336,7 +336,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
             continue;
         }
         let vars = tracked_variables(program, q);
-        let index: HashMap<VarId, usize> = vars.iter().enumerate().map(|(i, &v)| (v, i)).collect();
+        let index = positions(&vars);
         let n = vars.len();
         let mut found = Vec::new();
         for stmt in body {
