@@ -733,6 +733,9 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             }
             refine::PathVerdict::Infeasible { predicates: found, .. } => {
                 for d in found {
+                    if is_redundant(&predicates, d.scope, &d.predicate) {
+                        continue;
+                    }
                     if predicates.insert(d.scope, d.predicate.clone()) {
                         record.new_predicates.push(scoped(program, d.scope, &d.predicate));
                     }
@@ -784,6 +787,28 @@ const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;
 const AFFINE_CANDIDATES_PER_REFINEMENT: usize = 8;
 /// ... of which at most this many are zone relations (each one more predicate to abstract with).
 const ZONE_CANDIDATES_PER_REFINEMENT: usize = 3;
+
+/// Whether `pred` adds nothing to the predicates of its scope: an integer (dis)equality that is
+/// constant, or the same polynomial equality over the same variables as a predicate of the
+/// scope or a global one, as the decision procedure normalises them (weakest preconditions
+/// through `y = y + 1` turn `y*y - 2*x + y == 0` into `(y + 1) * (y + 1) - 2 * (y + 1 + x) +
+/// (y + 1) == 0`). The variables must match: `'n == 0` is `'m == 'm + 'n`, but only the
+/// first is about `'n` alone, which is what procedure signatures and cones go by.
+fn is_redundant(predicates: &PredicateSet, scope: Option<ProcId>, pred: &Expr) -> bool {
+    let Some(form) = solver::equality_form(pred) else { return false };
+    if form.constant().is_some() {
+        return true;
+    }
+    let variables = |e: &Expr| {
+        let mut v = e.vars();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let mine = variables(pred);
+    let local = scope.map(|p| predicates.of_proc(p)).unwrap_or(&[]);
+    predicates.global.iter().chain(local).any(|p| solver::equality_form(p).is_some_and(|f| f.same_up_to_negation(&form)) && variables(p) == mine)
+}
 
 /// The relations of call results to arguments, the affine loop-head equalities and counter
 /// bounds (`refine::affine`) of the procedures of the `new` predicates (every procedure for a

@@ -15,6 +15,7 @@
 
 use crate::blast::{Bits, Circuit};
 use crate::linear::{is_negative, linearize, negated, Equality, Linear};
+use crate::polynomial::{self, Polynomial};
 use crate::sat::Lit;
 use crate::SolverConfig;
 use c_ir::{BinaryOp, Expr, ExprKind, Program, StructId, Type, UnaryOp, VarId};
@@ -98,12 +99,20 @@ pub struct Encoder {
     /// The same equalities in encoding order, and their positions per (signedness, width, atom).
     equality_list: Vec<(bool, Equality, Lit)>,
     equalities_by_atom: HashMap<(bool, u32, Expr), Vec<usize>>,
+    /// The equalities of `equality_list` as polynomials, and their positions per (width,
+    /// factor of a monomial), for [`polynomial`] lemmas.
+    polynomials: Vec<Polynomial>,
+    equalities_by_factor: HashMap<(u32, Expr), Vec<usize>>,
 }
 
 /// Earlier equalities one new equality is combined with (those sharing an atom, oldest first).
 const LEMMA_PARTNERS: usize = 32;
 /// Derived equalities longer than this are not worth a lemma.
 const LEMMA_MAX_ATOMS: usize = 2;
+/// Earlier non-linear equalities reduced again when a new equality shares a factor with them.
+const POLYNOMIAL_TARGETS: usize = 16;
+/// Equalities per factor tried as divisors (the most recent first).
+const POLYNOMIAL_DIVISORS: usize = 64;
 
 /// The terms compared so far in one order (signed or unsigned, one width): for each compared
 /// pair its three literals `p < q`, `q < p`, `p == q`. Each pair gets the axioms of a total
@@ -164,6 +173,8 @@ impl Encoder {
             equalities: HashMap::new(),
             equality_list: Vec::new(),
             equalities_by_atom: HashMap::new(),
+            polynomials: Vec::new(),
+            equalities_by_factor: HashMap::new(),
         }
     }
 
@@ -573,17 +584,67 @@ impl Encoder {
             return Ok(lit);
         }
         let (signed, equality) = key;
+        if derive {
+            for image in equality.widening_images() {
+                self.equality(signed, image, false)?;
+            }
+        }
         let lit = self.encode_equality(signed, &equality)?;
         let index = self.equality_list.len();
         for (atom, _) in &equality.atoms {
             self.equalities_by_atom.entry((signed, equality.w, atom.clone())).or_default().push(index);
         }
+        let polynomial = Polynomial::of_equality(&equality);
+        let factors: std::collections::BTreeSet<&Expr> = polynomial.factors().collect();
+        for f in factors {
+            self.equalities_by_factor.entry((equality.w, f.clone())).or_default().push(index);
+        }
+        self.polynomials.push(polynomial);
         self.equalities.insert((signed, equality.clone()), lit);
         self.equality_list.push((signed, equality, lit));
         if derive {
             self.derive_lemmas(index)?;
+            self.polynomial_lemmas(index);
         }
         Ok(lit)
+    }
+
+    /// The lemmas of [`polynomial`] for the new equality at `index`: itself reduced by the
+    /// earlier ones when it is non-linear, and each earlier non-linear equality sharing a
+    /// factor with it reduced again now that it can serve as a divisor.
+    fn polynomial_lemmas(&mut self, index: usize) {
+        let w = self.polynomials[index].w;
+        let mut targets: Vec<usize> = Vec::new();
+        if self.polynomials[index].is_nonlinear() {
+            targets.push(index);
+        }
+        for f in self.polynomials[index].factors() {
+            for &j in self.equalities_by_factor.get(&(w, f.clone())).into_iter().flatten().rev() {
+                if j != index && targets.len() < POLYNOMIAL_TARGETS && !targets.contains(&j) && self.polynomials[j].is_nonlinear() {
+                    targets.push(j);
+                }
+            }
+        }
+        let mut clauses: Vec<Vec<Lit>> = Vec::new();
+        for t in targets {
+            let polynomials = &self.polynomials;
+            let by_factor = &self.equalities_by_factor;
+            let candidates = |f: &Expr| -> Vec<(usize, &Polynomial)> {
+                by_factor.get(&(w, f.clone())).into_iter().flatten().rev().filter(|&&j| j != t).take(POLYNOMIAL_DIVISORS).map(|&j| (j, &polynomials[j])).collect()
+            };
+            let found = polynomial::ORDERS.iter().find_map(|&order| polynomial::reduce(&polynomials[t], order, &candidates));
+            let Some((used, constant)) = found else { continue };
+            if used.is_empty() || (t != index && !used.contains(&index)) {
+                continue;
+            }
+            let mut clause: Vec<Lit> = used.iter().map(|&u| !self.equality_list[u].2).collect();
+            let target = self.equality_list[t].2;
+            clause.push(if constant == 0 { target } else { !target });
+            clauses.push(clause);
+        }
+        for c in clauses {
+            self.circuit.clause(&c);
+        }
     }
 
     fn encode_equality(&mut self, signed: bool, equality: &Equality) -> Result<Lit, Unsupported> {
@@ -835,3 +896,4 @@ fn power_of_two(bits: &[Lit]) -> Option<u32> {
         None
     }
 }
+

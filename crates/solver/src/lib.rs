@@ -18,6 +18,7 @@ pub mod blast;
 pub mod encode;
 pub mod eval;
 mod linear;
+mod polynomial;
 pub mod sat;
 pub mod smtlib;
 
@@ -491,5 +492,38 @@ pub fn check_supported(program: &Program, e: &Expr) -> Result<(), Unsupported> {
     match bad {
         Some(u) => Err(u),
         None => Ok(()),
+    }
+}
+
+/// The normal form of an integer equality `a == b` or disequality `a != b` as the encoder
+/// sees it at C's widths (sums of monomials modulo `2^w`, see [`linear`]): two predicates
+/// with equal normal forms are equivalent, and one whose form has no terms left
+/// ([`EqualityForm::constant`]) is constant (`(y + 1) * (y + 1) - 2 * (y + 1 + x) + (y + 1) == 0`
+/// is `y * y - 2 * x + y == 0`, and `z - 1 - z + 1 == 0` is true). `None`: not such a predicate.
+pub fn equality_form(e: &Expr) -> Option<EqualityForm> {
+    let ExprKind::Binary(op @ (c_ir::BinaryOp::Eq | c_ir::BinaryOp::Ne), a, b) = &e.kind else { return None };
+    let Type::Int { bits, .. } = a.ty else { return None };
+    if a.ty != b.ty {
+        return None;
+    }
+    let equality = linear::Equality::from_sides(a, b, &a.ty, (bits as u32).clamp(1, 64));
+    Some(EqualityForm { negated: *op == c_ir::BinaryOp::Ne, equality })
+}
+
+/// See [`equality_form`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EqualityForm {
+    negated: bool,
+    equality: linear::Equality,
+}
+
+impl EqualityForm {
+    /// The truth value of a predicate whose terms all cancel.
+    pub fn constant(&self) -> Option<bool> {
+        self.equality.atoms.is_empty().then(|| (self.equality.target == 0) != self.negated)
+    }
+    /// Whether the two are the same predicate up to negation.
+    pub fn same_up_to_negation(&self, other: &EqualityForm) -> bool {
+        self.equality == other.equality
     }
 }

@@ -8,6 +8,11 @@
 //!   by an odd number is a bijection modulo `2^w`, so `3*i == 3*n` is `i == n`),
 //! - the first coefficient positive.
 //!
+//! Products of two polynomials are distributed when the result stays small, so the atoms are
+//! monomials (`y*y`, `n*n*n`, `x*z`) with their factors in canonical order: polynomial
+//! invariants and their weakest preconditions (`(y+1)*(y+1) - 2*(x+y+1) + (y+1) == 0` is
+//! `y*y - 2*x + y == 0`) meet as the same literal.
+//!
 //! Two equalities `E₁`, `E₂` that share an atom with coefficient ±1 in one of them combine
 //! into `E₁ + k·E₂` without that atom, which holds whenever both do (ring arithmetic modulo
 //! `2^w`). When the result is short, the encoder adds the clause `E₁ ∧ E₂ ⇒ E₁ + k·E₂`: from
@@ -39,7 +44,7 @@ fn signed_value(c: u128, w: u32) -> i128 {
 
 /// The inverse of the odd number `d` modulo `2^w` (Newton's iteration doubles the correct
 /// low bits each step: 1, 2, 4, ... 128).
-fn inverse(d: u128, w: u32) -> u128 {
+pub(crate) fn inverse(d: u128, w: u32) -> u128 {
     let mut x: u128 = 1;
     for _ in 0..7 {
         x = x.wrapping_mul(2u128.wrapping_sub(d.wrapping_mul(x)));
@@ -98,11 +103,97 @@ pub(crate) fn linearize(e: &Expr, ty: &Type, w: u32, coefficient: u128, linear: 
                     linearize(b, ty, w, coefficient.wrapping_mul(c as u128) & mask, linear);
                     return;
                 }
+                if let Some(product) = polynomial_product(a, b, ty, w) {
+                    for (monomial, c) in &product.atoms {
+                        add_atom(&mut linear.atoms, monomial, coefficient.wrapping_mul(*c), w);
+                    }
+                    linear.constant = linear.constant.wrapping_add(coefficient.wrapping_mul(product.constant)) & mask;
+                    return;
+                }
             }
             _ => {}
         }
     }
     add_atom(&mut linear.atoms, e, coefficient, w);
+}
+
+/// At most this many monomials of degree two or more in a distributed product (each costs a
+/// multiplier circuit; the undistributed product costs one).
+const MAX_PRODUCT_MONOMIALS: usize = 6;
+/// At most this many factors in one monomial.
+const MAX_DEGREE: usize = 6;
+
+/// `a * b` distributed into a sum of monomials (products of non-arithmetic atoms in canonical
+/// order), when both are polynomials of type `ty` over such atoms and the result stays small.
+/// Multiplication distributes over addition modulo `2^w`, so `(y + 1) * (y + 1) - 2*x` and
+/// `y*y + 2*y + 1 - 2*x` get one normal form and share the multiplier of `y*y`: a polynomial
+/// invariant and its weakest precondition then compare as sums of shared monomials instead of
+/// through multiplier circuits, which SAT cannot relate at 64 bits.
+fn polynomial_product(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Option<Linear> {
+    let mask = crate::blast_mask(w);
+    let (mut left, mut right) = (Linear::default(), Linear::default());
+    linearize(a, ty, w, 1, &mut left);
+    linearize(b, ty, w, 1, &mut right);
+    let terms = |l: &Linear| -> Option<Vec<(Vec<Expr>, u128)>> {
+        let mut out: Vec<(Vec<Expr>, u128)> = Vec::new();
+        if l.constant != 0 {
+            out.push((Vec::new(), l.constant));
+        }
+        for (atom, c) in &l.atoms {
+            let mut factors = Vec::new();
+            monomial_factors(atom, ty, &mut factors)?;
+            out.push((factors, *c));
+        }
+        Some(out)
+    };
+    let (left, right) = (terms(&left)?, terms(&right)?);
+    let mut product: BTreeMap<Vec<Expr>, u128> = BTreeMap::new();
+    for (f, c) in &left {
+        for (g, d) in &right {
+            let mut factors: Vec<Expr> = f.iter().chain(g.iter()).cloned().collect();
+            if factors.len() > MAX_DEGREE {
+                return None;
+            }
+            factors.sort();
+            let entry = product.entry(factors).or_insert(0);
+            *entry = entry.wrapping_add(c.wrapping_mul(*d)) & mask;
+        }
+    }
+    product.retain(|_, c| *c != 0);
+    if product.keys().filter(|f| f.len() >= 2).count() > MAX_PRODUCT_MONOMIALS {
+        return None;
+    }
+    let mut out = Linear::default();
+    for (factors, c) in product {
+        let mut factors = factors.into_iter();
+        match factors.next() {
+            None => out.constant = c,
+            Some(first) => {
+                let monomial = factors.fold(first, |m, f| Expr::binary(BinaryOp::Mul, m, f));
+                add_atom(&mut out.atoms, &monomial, c, w);
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The factors of a monomial: a product (of type `ty`) of atoms of type `ty` that are not
+/// themselves sums, negations or constants. `None`: `e` is not such a monomial.
+pub(crate) fn monomial_factors(e: &Expr, ty: &Type, factors: &mut Vec<Expr>) -> Option<()> {
+    if e.ty != *ty {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::Mul, x, y) if x.as_const().is_none() && y.as_const().is_none() => {
+            monomial_factors(x, ty, factors)?;
+            monomial_factors(y, ty, factors)
+        }
+        ExprKind::Const(_) | ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _) => None,
+        _ => {
+            factors.push(e.clone());
+            Some(())
+        }
+    }
 }
 
 fn add_atom(atoms: &mut BTreeMap<Expr, u128>, e: &Expr, coefficient: u128, w: u32) {
@@ -150,6 +241,52 @@ impl Equality {
             target = negated(target, w);
         }
         Equality { w, atoms, target }
+    }
+
+    /// For each atom or monomial factor that widens an arithmetic term (`(long)(z - 1)`), the equality between it
+    /// and the same sum over widened atoms (`(long)(z - 1) == (long)z - 1`), which holds unless
+    /// the narrow arithmetic wraps. As an equality it is a divisor for [`crate::polynomial`]
+    /// lemmas: `x * (long)(z - 1)` then reduces to `x * (long)z - x` where it holds.
+    pub fn widening_images(&self) -> Vec<Equality> {
+        let mut out = Vec::new();
+        let mut widenings: Vec<Expr> = Vec::new();
+        for (atom, _) in &self.atoms {
+            let mut factors = Vec::new();
+            if monomial_factors(atom, &atom.ty, &mut factors).is_none() {
+                factors = vec![atom.clone()];
+            }
+            for f in factors {
+                if matches!(f.kind, ExprKind::Cast(_)) && !widenings.contains(&f) {
+                    widenings.push(f);
+                }
+            }
+        }
+        for atom in &widenings {
+            let ExprKind::Cast(inner) = &atom.kind else { continue };
+            let (Type::Int { bits: wide, .. }, Type::Int { bits: narrow, .. }) = (&atom.ty, &inner.ty) else { continue };
+            let (wide, narrow) = (*wide as u32, *narrow as u32);
+            if wide != self.w || narrow >= wide || !matches!(inner.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _)) {
+                continue;
+            }
+            let mut linear = Linear::default();
+            linearize(inner, &inner.ty, narrow, 1, &mut linear);
+            let mask = crate::blast_mask(wide);
+            let widened = |c: u128| (signed_value(c, narrow) as u128) & mask;
+            // (wide)inner - Σ c·(wide)a == constant
+            let mut atoms: BTreeMap<Expr, u128> = BTreeMap::new();
+            add_atom(&mut atoms, atom, 1, wide);
+            for (a, c) in &linear.atoms {
+                if !matches!(a.ty, Type::Int { .. }) {
+                    atoms.clear();
+                    break;
+                }
+                add_atom(&mut atoms, &Expr::cast(a.clone(), atom.ty.clone()), negated(widened(*c), wide), wide);
+            }
+            if atoms.len() >= 2 {
+                out.push(Equality::normalized(atoms, widened(linear.constant), wide));
+            }
+        }
+        out
     }
 
     fn coefficient(&self, atom: &Expr) -> Option<u128> {

@@ -4,7 +4,7 @@
 use super::{is_error_function, Binding, Lowerer};
 use crate::preprocess::{parse_char_literal, unescape};
 use c_ir::interp::{eval_binary, eval_unary, field_offset, normalize, size_of, align_of};
-use c_ir::{BinaryOp, Expr, ExprKind, StmtKind, Type, UnaryOp};
+use c_ir::{BinaryOp, Expr, ExprKind, StmtKind, Type, UnaryOp, VarId};
 use diagnostics::Span;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -512,6 +512,9 @@ impl<'a> Lowerer<'a> {
                 if let E::StringLiteral(lit) = &s.node.0.node {
                     return Expr::int(string_literal_bytes(&lit.node).len() as i128 + 1, self.size_type());
                 }
+                if let Some(bytes) = self.variable_length_array(&s.node.0) {
+                    return self.var_expr(bytes);
+                }
                 let ty = self.discarding(true, |l| l.rvalue_no_decay(&s.node.0).ty);
                 Expr::int(size_of(&self.program, &ty) as i128, self.size_type())
             }
@@ -782,7 +785,16 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, span: Span) -> Expr {
+    /// The variable holding the size in bytes of `e` when it names a variable-length array.
+    fn variable_length_array(&self, e: &Node<ast::Expression>) -> Option<VarId> {
+        let ast::Expression::Identifier(id) = &e.node else { return None };
+        match self.lookup(&id.node.name) {
+            Some(Binding::Var(v)) => self.variable_length_arrays.get(v).copied(),
+            _ => None,
+        }
+    }
+
+        fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, span: Span) -> Expr {
         use ast::UnaryOperator as U;
         match u.node.operator.node {
             U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {
@@ -796,6 +808,10 @@ impl<'a> Lowerer<'a> {
                         let name = id.node.name.clone();
                         return self.function_address(&name, span);
                     }
+                }
+                if self.variable_length_array(&u.node.operand).is_some() {
+                    self.unsupported(span, "the address of a variable-length array (use the array itself)");
+                    return self.placeholder();
                 }
                 let lv = self.lvalue(&u.node.operand);
                 if let ExprKind::Deref(p) = lv.kind {

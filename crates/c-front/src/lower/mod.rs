@@ -7,7 +7,7 @@ mod stmt;
 mod types;
 
 use crate::preprocess::SourceMap;
-use c_ir::{Expr, ExprKind, ProcId, Program, Stmt, StmtKind, StructId, Type, Var, VarId, VarKind};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, Stmt, StmtKind, StructId, Type, Var, VarId, VarKind};
 use diagnostics::{Diagnostic, Span};
 use lang_c::ast;
 use lang_c::span::Node;
@@ -96,7 +96,9 @@ pub(crate) struct Lowerer<'a> {
     pub long_bits: u8,
     /// Defined functions whose name appears other than as a callee (their address may be
     /// taken): the possible targets of a call through a function pointer, by procedure.
-    pub address_taken_functions: Vec<(String, ProcId)>,
+    pub address_taken_functions: Vec<(String, ProcId)>,    /// Variable-length array locals (lowered to pointers to allocated memory) and the
+    /// variables holding their size in bytes, for `sizeof`.
+    pub variable_length_arrays: HashMap<VarId, VarId>,
 }
 
 /// Names that end a path with an error location.
@@ -125,6 +127,7 @@ impl<'a> Lowerer<'a> {
             side_effect_message: None,
             long_bits: 64,
             address_taken_functions: Vec::new(),
+            variable_length_arrays: HashMap::new(),
         }
     }
 
@@ -740,11 +743,20 @@ impl<'a> Lowerer<'a> {
                         self.program.structs[id.0 as usize].name = name.clone();
                     }
                 }
+                self.refuse_variable_length(&declarator);
                 self.bind(&name, Binding::Typedef(ty));
                 continue;
             }
             if let Some(signature) = declarator.function.clone() {
                 self.declare_function(&name, signature, dspan);
+                continue;
+            }
+            if let Some((length, _)) = declarator.variable_length {
+                if self.at_file_scope() || storage.is_some() {
+                    self.refuse_variable_length(&declarator);
+                } else {
+                    self.variable_length_local(&name, &declarator.ty, length, init_declarator.node.initializer.is_some(), dspan);
+                }
                 continue;
             }
             let mut ty = declarator.ty.clone();
@@ -770,6 +782,27 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
+    }
+
+    /// `T a[n];` in a function body: C evaluates `n` when the declaration is reached, so it
+    /// becomes `a_bytes = n * sizeof(T); a = malloc(a_bytes);` with `a` a `T *` (the array
+    /// decays to one wherever it is used) and `sizeof a` reading `a_bytes`.
+    fn variable_length_local(&mut self, name: &str, ty: &Type, length: &'a Node<ast::Expression>, initialised: bool, span: Span) {
+        let Type::Array(elem, _) = ty else { return };
+        if initialised {
+            self.error(span, format!("variable-length array `{name}` cannot have an initializer"));
+        }
+        let size_type = self.size_type();
+        let n = self.rvalue(length);
+        let n = self.convert(n, &size_type, span);
+        let element_bytes = Expr::int(c_ir::interp::size_of(&self.program, elem) as i128, size_type.clone());
+        let bytes = self.binary_operation(BinaryOp::Mul, n, element_bytes, span);
+        let Some(size_var) = self.new_local(&format!("{name}_bytes"), size_type, span) else { return };
+        self.emit(StmtKind::Assign { lhs: self.var_expr(size_var), rhs: bytes }, span);
+        let Some(id) = self.new_local(name, Type::Pointer(elem.clone()), span) else { return };
+        self.bind(name, Binding::Var(id));
+        self.variable_length_arrays.insert(id, size_var);
+        self.emit(StmtKind::Malloc { lhs: self.var_expr(id), size: self.var_expr(size_var) }, span);
     }
 
     fn global_declaration(

@@ -9,7 +9,7 @@ use lang_c::span::Node;
 
 /// The result of applying a declarator to a base type.
 #[derive(Clone, Debug)]
-pub(crate) struct Declared {
+pub(crate) struct Declared<'a> {
     pub name: Option<String>,
     pub ty: Type,
     /// Set when the declarator declares a function (outermost derivation is a function).
@@ -18,6 +18,10 @@ pub(crate) struct Declared {
     pub param_names: Vec<(Option<String>, Span)>,
     /// Identifier list of an old-style definition `f(a, b) int a; ... {`.
     pub kr_names: Vec<String>,
+    /// The length of a variable-length array (`int a[n]`: `ty` is `int[0]`, the length `n`).
+    /// Only the outermost dimension may be variable; each caller decides where one is
+    /// allowed ([`Lowerer::refuse_variable_length`]).
+    pub variable_length: Option<(&'a Node<ast::Expression>, Span)>,
 }
 
 /// Type specifiers and qualifiers from declaration specifiers.
@@ -151,6 +155,7 @@ impl<'a> Lowerer<'a> {
         match &tn.node.declarator {
             Some(d) => {
                 let declared = self.declarator(base, d);
+                self.refuse_variable_length(&declared);
                 if declared.function.is_some() {
                     Type::Function
                 } else {
@@ -161,8 +166,16 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Reports a variable-length array where only fixed lengths are supported (type names,
+    /// struct fields, globals, typedefs).
+    pub fn refuse_variable_length(&mut self, declared: &Declared<'a>) {
+        if let Some((_, span)) = declared.variable_length {
+            self.unsupported(span, "variable-length arrays outside a function body");
+        }
+    }
+
     /// Applies a declarator to `base`.
-    pub fn declarator(&mut self, base: Type, d: &'a Node<ast::Declarator>) -> Declared {
+    pub fn declarator(&mut self, base: Type, d: &'a Node<ast::Declarator>) -> Declared<'a> {
         let mut ty = base;
         let mut function: Option<FunctionSignature> = None;
         let mut param_names = Vec::new();
@@ -182,8 +195,14 @@ impl<'a> Lowerer<'a> {
                 _ => suffixes.push(dd),
             }
         }
+        let mut variable_length: Option<(&'a Node<ast::Expression>, Span)> = None;
         for dd in suffixes.iter().rev() {
             let dspan = self.span(dd.span);
+            if variable_length.is_some() {
+                // `int a[n][m]` with `n` variable, or a function returning one
+                self.unsupported(dspan, "variable-length arrays of more than one dimension");
+                variable_length = None;
+            }
             if function.is_some() {
                 // a function returning an array/function is invalid; keep going
                 ty = Type::Function;
@@ -193,18 +212,16 @@ impl<'a> Lowerer<'a> {
                 ast::DerivedDeclarator::Array(array) => {
                     let length = match &array.node.size {
                         ast::ArraySize::Unknown => 0,
-                        ast::ArraySize::VariableUnknown => {
-                            self.unsupported(dspan, "variable-length arrays");
-                            0
-                        }
-                        ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => match self.constant_value(e) {
+                        // `int a[*]` (prototypes only): decays like any parameter array
+                        ast::ArraySize::VariableUnknown => 0,
+                        ast::ArraySize::VariableExpression(e) | ast::ArraySize::StaticExpression(e) => match self.constant_value_quietly(e) {
                             Some(n) if (0..1i128 << 40).contains(&n) => n as u64,
                             Some(_) => {
                                 self.error(dspan, "array size is negative or too large");
                                 0
                             }
                             None => {
-                                self.unsupported(dspan, "variable-length arrays");
+                                variable_length = Some((e, dspan));
                                 0
                             }
                         },
@@ -234,9 +251,13 @@ impl<'a> Lowerer<'a> {
             }
         }
         match &d.node.kind.node {
-            ast::DeclaratorKind::Abstract => Declared { name: None, ty, function, param_names, kr_names },
-            ast::DeclaratorKind::Identifier(id) => Declared { name: Some(id.node.name.clone()), ty, function, param_names, kr_names },
+            ast::DeclaratorKind::Abstract => Declared { name: None, ty, function, param_names, kr_names, variable_length },
+            ast::DeclaratorKind::Identifier(id) => Declared { name: Some(id.node.name.clone()), ty, function, param_names, kr_names, variable_length },
             ast::DeclaratorKind::Declarator(inner) => {
+                if let Some((_, span)) = variable_length {
+                    // `int (*p)[n]`: a pointer to a variable-length array
+                    self.unsupported(span, "pointers to variable-length arrays");
+                }
                 // the outer derivations form the base of the inner declarator
                 let outer_ty = if function.is_some() { Type::Function } else { ty };
                 let mut result = self.declarator(outer_ty, inner);
@@ -409,6 +430,7 @@ impl<'a> Lowerer<'a> {
                 let (name, ty) = match &sd.node.declarator {
                     Some(decl) => {
                         let declared = self.declarator(base.clone(), decl);
+                        self.refuse_variable_length(&declared);
                         let ty = if declared.function.is_some() { Type::Function } else { declared.ty };
                         (declared.name.unwrap_or_else(|| format!("__field{}", fields.len())), ty)
                     }
@@ -479,6 +501,17 @@ impl<'a> Lowerer<'a> {
         } else {
             None
         }
+    }
+
+    /// [`Self::constant_value`] without the diagnostics of a non-constant expression (an array
+    /// length naming a parameter not in scope yet: whoever evaluates it reports them).
+    fn constant_value_quietly(&mut self, e: &'a Node<ast::Expression>) -> Option<i128> {
+        let before = self.diagnostics.len();
+        let value = self.constant_value(e);
+        if value.is_none() {
+            self.diagnostics.truncate(before);
+        }
+        value
     }
 
     /// The number of elements an initializer gives an array of unknown size.

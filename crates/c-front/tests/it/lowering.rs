@@ -1,7 +1,7 @@
 //! Lowering semantics, checked by running the interpreter on small programs, and diagnostics
 //! for unsupported or wrong input.
 
-use super::support::{lower_ok, returned, run_with};
+use super::support::{check_invariants, lower_ok, returned, run_with};
 use c_ir::interp::Outcome;
 use c_ir::StmtKind;
 use std::collections::HashSet;
@@ -198,7 +198,9 @@ fn unsupported_constructs_are_named_with_positions() {
     let cases = [
         ("int f(int x);\nint main() { int (*fp)(int) = f; return fp(1); }", "pointers to functions without a body (`f`)", 2),
         ("int main() {\n  __asm__(\"nop\");\n  return 0; }", "inline assembly", 2),
-        ("int main() { int n = 3;\n  int a[n]; return 0; }", "variable-length arrays", 2),
+        ("int main() { int n = 3;\n  int a[n][n]; return 0; }", "variable-length arrays of more than one dimension", 2),
+        ("int n = 3;\nint a[n];\nint main() { return 0; }", "variable-length arrays outside a function body", 2),
+        ("int main() { int n = 3; int a[n];\n  int *p = (int *)&a; return 0; }", "the address of a variable-length array", 2),
         ("int main() {\n  return y; }", "undeclared identifier `y`", 2),
         ("int main() { int x = 1;\n  x = ; }", "syntax error", 2),
         ("#if 1\nint main() { return 0; }\n", "unterminated conditional", 1),
@@ -224,4 +226,31 @@ fn every_formal_gets_a_symbolic_constant_first() {
     let main = p.proc(p.proc_by_name("main").expect("main"));
     assert!(matches!(&main.body[0].kind, StmtKind::Assign { rhs, .. } if rhs.as_const() == Some(3)));
     assert!(p.var(p.lookup_var(None, "g").expect("g")).address_taken);
+}
+
+#[test]
+fn variable_length_arrays_are_allocated_when_declared() {
+    // `a` becomes an `int *` to n ints allocated at the declaration, `sizeof a` is n * 4, and
+    // a parameter `int b[n]` decays like any array parameter
+    let p = lower_ok(
+        "extern int __VERIFIER_nondet_int(void);
+         int sum(int n, int b[n]) { int s = 0; for (int i = 0; i < n; i++) s += b[i]; return s; }
+         int main() {
+           int n = __VERIFIER_nondet_int();
+           if (n < 1 || n > 100) return -1;
+           int a[n];
+           for (int i = 0; i < n; i++) a[i] = i;
+           return sum(n, a) + 1000 * (int)(sizeof a / sizeof a[0]);
+         }",
+    );
+    check_invariants(&p);
+    let main = p.proc(p.proc_by_name("main").expect("main"));
+    assert!(main.body.iter().any(|s| matches!(&s.kind, StmtKind::Malloc { lhs, .. } if lhs.ty.is_pointer())));
+    assert_eq!(returned(&p, &[10]), 45 + 10_000);
+    assert_eq!(returned(&p, &[1]), 1000);
+    // declared in a loop: a fresh array of the current length each time
+    let p = lower_ok(
+        "int main() { int t = 0; for (int k = 1; k <= 3; k++) { int a[k]; a[k - 1] = k; t += a[k - 1] * (int)sizeof(a); } return t; }",
+    );
+    assert_eq!(returned(&p, &[]), 4 + 2 * 8 + 3 * 12);
 }

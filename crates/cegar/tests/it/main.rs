@@ -250,6 +250,18 @@ fn recursion_is_proved_with_affine_procedure_summaries() {
 }
 
 #[test]
+fn polynomial_invariants_are_proved_once_products_are_distributed() {
+    // x == y*y is inductive: its weakest precondition is the same polynomial after
+    // distribution; without the polynomial normal form the solver runs out of time
+    let outcome = run("odd_sums_safe.c", RefinementMethod::Wp, 20);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
+    let texts: Vec<&str> = outcome.predicates.iter().map(|p| p.text.as_str()).collect();
+    assert!(texts.contains(&"x == y * y"), "{texts:?}");
+    assert!(check_invariants_on_random_runs("odd_sums_safe.c", &outcome, 500) > 0);
+    golden("odd_sums_safe.c", RefinementMethod::Wp, &outcome);
+}
+
+#[test]
 fn write_through_pointer_bug_is_found() {
     let outcome = run("pointer_unsafe.c", RefinementMethod::Wp, 20);
     assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);

@@ -132,8 +132,13 @@ proptest! {
 }
 
 /// A random term of `+`, `-`, unary `-`, multiplication by constants and casts: the shapes
-/// the encoder's linear normal form rewrites.
+/// the encoder's linear normal form rewrites; with `products`, also products of two terms
+/// (which it distributes into monomials).
 fn linear_term(voc: &Vocabulary, rng: &mut Rng, ty: &Type, depth: u32) -> Expr {
+    term_with(voc, rng, ty, depth, false)
+}
+
+fn term_with(voc: &Vocabulary, rng: &mut Rng, ty: &Type, depth: u32, products: bool) -> Expr {
     use c_ir::{BinaryOp, UnaryOp};
     if depth == 0 || rng.chance(20) {
         let leaves: Vec<Expr> = voc.vars.iter().filter(|v| v.ty == *ty).cloned().collect();
@@ -144,12 +149,14 @@ fn linear_term(voc: &Vocabulary, rng: &mut Rng, ty: &Type, depth: u32) -> Expr {
     }
     let d = depth - 1;
     let binary = |op: BinaryOp, a: Expr, b: Expr| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty.clone());
+    let sub = |rng: &mut Rng, ty: &Type| term_with(voc, rng, ty, d, products);
     match rng.below(6) {
-        0 | 1 => binary(BinaryOp::Add, linear_term(voc, rng, ty, d), linear_term(voc, rng, ty, d)),
-        2 => binary(BinaryOp::Sub, linear_term(voc, rng, ty, d), linear_term(voc, rng, ty, d)),
-        3 => Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(linear_term(voc, rng, ty, d))), ty.clone()),
+        0 | 1 => binary(BinaryOp::Add, sub(rng, ty), sub(rng, ty)),
+        2 => binary(BinaryOp::Sub, sub(rng, ty), sub(rng, ty)),
+        3 => Expr::new(ExprKind::Unary(UnaryOp::Neg, Box::new(sub(rng, ty))), ty.clone()),
+        4 if products && rng.chance(60) => binary(BinaryOp::Mul, sub(rng, ty), sub(rng, ty)),
         4 => {
-            let (a, c) = (linear_term(voc, rng, ty, d), voc.constant(rng, ty));
+            let (a, c) = (sub(rng, ty), voc.constant(rng, ty));
             if rng.chance(50) {
                 binary(BinaryOp::Mul, a, c)
             } else {
@@ -158,7 +165,7 @@ fn linear_term(voc: &Vocabulary, rng: &mut Rng, ty: &Type, depth: u32) -> Expr {
         }
         _ => {
             let from = voc.types[rng.below(voc.types.len() as u64) as usize].clone();
-            Expr::new(ExprKind::Cast(Box::new(linear_term(voc, rng, &from, d))), ty.clone())
+            Expr::new(ExprKind::Cast(Box::new(term_with(voc, rng, &from, d, products))), ty.clone())
         }
     }
 }
@@ -178,6 +185,26 @@ proptest! {
             let ty = types[rng.below(types.len() as u64) as usize].clone();
             let op = [c_ir::BinaryOp::Eq, c_ir::BinaryOp::Ne, c_ir::BinaryOp::Lt, c_ir::BinaryOp::Ge][rng.below(4) as usize];
             atoms.push(Expr::binary(op, linear_term(&voc, &mut rng, &ty, 4), linear_term(&voc, &mut rng, &ty, 4)));
+        }
+        check_against_brute_force(&b, &vars, &solver::and_all(&atoms), &config)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, .. ProptestConfig::default() })]
+    /// Conjunctions of (dis)equalities between polynomials (distributed into monomials, and
+    /// related by the polynomial lemmas when they share factors) agree with brute force.
+    #[test]
+    fn polynomial_equalities_agree_with_brute_force(seed in any::<u64>(), wide in any::<bool>()) {
+        let (b, vars, config) = if wide { eight_bit_setup() } else { four_bit_setup() };
+        let types = if wide { vec![Type::CHAR, Type::INT] } else { vec![Type::INT, Type::UINT] };
+        let voc = Vocabulary { vars: vars.clone(), types: types.clone(), extra_leaves: vec![], width: if wide { 32 } else { 4 } };
+        let mut rng = Rng::new(seed);
+        let mut atoms = Vec::new();
+        for _ in 0..2 + rng.below(3) {
+            let ty = types[rng.below(types.len() as u64) as usize].clone();
+            let op = [c_ir::BinaryOp::Eq, c_ir::BinaryOp::Eq, c_ir::BinaryOp::Ne, c_ir::BinaryOp::Lt][rng.below(4) as usize];
+            atoms.push(Expr::binary(op, term_with(&voc, &mut rng, &ty, 3, true), term_with(&voc, &mut rng, &ty, 3, true)));
         }
         check_against_brute_force(&b, &vars, &solver::and_all(&atoms), &config)?;
     }

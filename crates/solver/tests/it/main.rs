@@ -7,4 +7,5 @@ mod builder;
 mod generate;
 mod incremental;
 mod memory_model;
+mod polynomial;
 mod z3_differential;
