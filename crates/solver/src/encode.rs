@@ -103,6 +103,8 @@ pub struct Encoder {
     /// factor of a monomial), for [`polynomial`] lemmas.
     polynomials: Vec<Polynomial>,
     equalities_by_factor: HashMap<(u32, Expr), Vec<usize>>,
+    /// The same for the non-linear equalities only (those reduced again by later ones).
+    nonlinear_by_factor: HashMap<(u32, Expr), Vec<usize>>,
 }
 
 /// Earlier equalities one new equality is combined with (those sharing an atom, oldest first).
@@ -175,6 +177,7 @@ impl Encoder {
             equalities_by_atom: HashMap::new(),
             polynomials: Vec::new(),
             equalities_by_factor: HashMap::new(),
+            nonlinear_by_factor: HashMap::new(),
         }
     }
 
@@ -596,8 +599,12 @@ impl Encoder {
         }
         let polynomial = Polynomial::of_equality(&equality);
         let factors: std::collections::BTreeSet<&Expr> = polynomial.factors().collect();
+        let nonlinear = polynomial.is_nonlinear();
         for f in factors {
             self.equalities_by_factor.entry((equality.w, f.clone())).or_default().push(index);
+            if nonlinear {
+                self.nonlinear_by_factor.entry((equality.w, f.clone())).or_default().push(index);
+            }
         }
         self.polynomials.push(polynomial);
         self.equalities.insert((signed, equality.clone()), lit);
@@ -619,8 +626,8 @@ impl Encoder {
             targets.push(index);
         }
         for f in self.polynomials[index].factors() {
-            for &j in self.equalities_by_factor.get(&(w, f.clone())).into_iter().flatten().rev() {
-                if j != index && targets.len() < POLYNOMIAL_TARGETS && !targets.contains(&j) && self.polynomials[j].is_nonlinear() {
+            for &j in self.nonlinear_by_factor.get(&(w, f.clone())).into_iter().flatten().rev() {
+                if j != index && targets.len() < POLYNOMIAL_TARGETS && !targets.contains(&j) {
                     targets.push(j);
                 }
             }
