@@ -802,7 +802,6 @@ fn is_redundant(predicates: &PredicateSet, scope: Option<ProcId>, pred: &Expr) -
     let variables = |e: &Expr| {
         let mut v = e.vars();
         v.sort();
-        v.dedup();
         v
     };
     let mine = variables(pred);

@@ -14,7 +14,7 @@
 //!   nullary ones (fresh values `$...`) are free constants.
 
 use crate::blast::{Bits, Circuit};
-use crate::linear::{is_negative, linearize, negated, Equality, Linear};
+use crate::linear::{is_negative, linearize, negated, widening_image, Equality, Linear};
 use crate::polynomial::{self, Polynomial};
 use crate::sat::Lit;
 use crate::SolverConfig;
@@ -587,9 +587,13 @@ impl Encoder {
             return Ok(lit);
         }
         let (signed, equality) = key;
+        let polynomial = Polynomial::of_equality(&equality);
+        let factors: std::collections::BTreeSet<Expr> = polynomial.factors().cloned().collect();
         if derive {
-            for image in equality.widening_images() {
-                self.equality(signed, image, false)?;
+            for f in &factors {
+                if let Some(image) = widening_image(f, equality.w) {
+                    self.equality(signed, image, false)?;
+                }
             }
         }
         let lit = self.encode_equality(signed, &equality)?;
@@ -597,8 +601,6 @@ impl Encoder {
         for (atom, _) in &equality.atoms {
             self.equalities_by_atom.entry((signed, equality.w, atom.clone())).or_default().push(index);
         }
-        let polynomial = Polynomial::of_equality(&equality);
-        let factors: std::collections::BTreeSet<&Expr> = polynomial.factors().collect();
         let nonlinear = polynomial.is_nonlinear();
         for f in factors {
             self.equalities_by_factor.entry((equality.w, f.clone())).or_default().push(index);

@@ -130,7 +130,6 @@ const MAX_DEGREE: usize = 6;
 /// invariant and its weakest precondition then compare as sums of shared monomials instead of
 /// through multiplier circuits, which SAT cannot relate at 64 bits.
 fn polynomial_product(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Option<Linear> {
-    let mask = crate::blast_mask(w);
     let (mut left, mut right) = (Linear::default(), Linear::default());
     linearize(a, ty, w, 1, &mut left);
     linearize(b, ty, w, 1, &mut right);
@@ -155,11 +154,9 @@ fn polynomial_product(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Option<Linear> {
                 return None;
             }
             factors.sort();
-            let entry = product.entry(factors).or_insert(0);
-            *entry = entry.wrapping_add(c.wrapping_mul(*d)) & mask;
+            add_atom(&mut product, &factors, c.wrapping_mul(*d), w);
         }
     }
-    product.retain(|_, c| *c != 0);
     if product.keys().filter(|f| f.len() >= 2).count() > MAX_PRODUCT_MONOMIALS {
         return None;
     }
@@ -177,9 +174,18 @@ fn polynomial_product(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Option<Linear> {
     Some(out)
 }
 
+/// The factors of an atom of a normal form: those of a monomial, else the atom itself.
+pub(crate) fn factors(atom: &Expr) -> Vec<Expr> {
+    let mut out = Vec::new();
+    match monomial_factors(atom, &atom.ty, &mut out) {
+        Some(()) => out,
+        None => vec![atom.clone()],
+    }
+}
+
 /// The factors of a monomial: a product (of type `ty`) of atoms of type `ty` that are not
 /// themselves sums, negations or constants. `None`: `e` is not such a monomial.
-pub(crate) fn monomial_factors(e: &Expr, ty: &Type, factors: &mut Vec<Expr>) -> Option<()> {
+fn monomial_factors(e: &Expr, ty: &Type, factors: &mut Vec<Expr>) -> Option<()> {
     if e.ty != *ty {
         return None;
     }
@@ -196,12 +202,42 @@ pub(crate) fn monomial_factors(e: &Expr, ty: &Type, factors: &mut Vec<Expr>) -> 
     }
 }
 
-fn add_atom(atoms: &mut BTreeMap<Expr, u128>, e: &Expr, coefficient: u128, w: u32) {
+/// Adds `coefficient · e` to a sum of terms modulo `2^w` (atoms, or monomials as factor lists),
+/// dropping a term whose coefficient becomes 0.
+pub(crate) fn add_atom<K: Ord + Clone>(atoms: &mut BTreeMap<K, u128>, e: &K, coefficient: u128, w: u32) {
     let entry = atoms.entry(e.clone()).or_insert(0);
     *entry = entry.wrapping_add(coefficient) & crate::blast_mask(w);
     if *entry == 0 {
         atoms.remove(e);
     }
+}
+
+/// For a factor that widens an arithmetic term to width `w` (`(long)(z - 1)`), the equality
+/// between it and the same sum over widened atoms (`(long)(z - 1) == (long)z - 1`), which
+/// holds unless the narrow arithmetic wraps. As an equality it is a divisor for
+/// [`crate::polynomial`] lemmas: `x * (long)(z - 1)` then reduces to `x * (long)z - x` where
+/// it holds.
+pub(crate) fn widening_image(factor: &Expr, w: u32) -> Option<Equality> {
+    let ExprKind::Cast(inner) = &factor.kind else { return None };
+    let (Type::Int { bits: wide, .. }, Type::Int { bits: narrow, .. }) = (&factor.ty, &inner.ty) else { return None };
+    let (wide, narrow) = (*wide as u32, *narrow as u32);
+    if wide != w || narrow >= wide || !matches!(inner.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _)) {
+        return None;
+    }
+    let mut linear = Linear::default();
+    linearize(inner, &inner.ty, narrow, 1, &mut linear);
+    let mask = crate::blast_mask(wide);
+    let widened = |c: u128| (signed_value(c, narrow) as u128) & mask;
+    // (wide)inner - Σ c·(wide)a == constant
+    let mut atoms: BTreeMap<Expr, u128> = BTreeMap::new();
+    add_atom(&mut atoms, factor, 1, wide);
+    for (a, c) in &linear.atoms {
+        if !matches!(a.ty, Type::Int { .. }) {
+            return None;
+        }
+        add_atom(&mut atoms, &Expr::cast(a.clone(), factor.ty.clone()), negated(widened(*c), wide), wide);
+    }
+    (atoms.len() >= 2).then(|| Equality::normalized(atoms, widened(linear.constant), wide))
 }
 
 /// `Σ c·atom == target` modulo `2^w`, in the normal form of the module documentation.
@@ -241,52 +277,6 @@ impl Equality {
             target = negated(target, w);
         }
         Equality { w, atoms, target }
-    }
-
-    /// For each atom or monomial factor that widens an arithmetic term (`(long)(z - 1)`), the equality between it
-    /// and the same sum over widened atoms (`(long)(z - 1) == (long)z - 1`), which holds unless
-    /// the narrow arithmetic wraps. As an equality it is a divisor for [`crate::polynomial`]
-    /// lemmas: `x * (long)(z - 1)` then reduces to `x * (long)z - x` where it holds.
-    pub fn widening_images(&self) -> Vec<Equality> {
-        let mut out = Vec::new();
-        let mut widenings: Vec<Expr> = Vec::new();
-        for (atom, _) in &self.atoms {
-            let mut factors = Vec::new();
-            if monomial_factors(atom, &atom.ty, &mut factors).is_none() {
-                factors = vec![atom.clone()];
-            }
-            for f in factors {
-                if matches!(f.kind, ExprKind::Cast(_)) && !widenings.contains(&f) {
-                    widenings.push(f);
-                }
-            }
-        }
-        for atom in &widenings {
-            let ExprKind::Cast(inner) = &atom.kind else { continue };
-            let (Type::Int { bits: wide, .. }, Type::Int { bits: narrow, .. }) = (&atom.ty, &inner.ty) else { continue };
-            let (wide, narrow) = (*wide as u32, *narrow as u32);
-            if wide != self.w || narrow >= wide || !matches!(inner.kind, ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, ..) | ExprKind::Unary(UnaryOp::Neg, _)) {
-                continue;
-            }
-            let mut linear = Linear::default();
-            linearize(inner, &inner.ty, narrow, 1, &mut linear);
-            let mask = crate::blast_mask(wide);
-            let widened = |c: u128| (signed_value(c, narrow) as u128) & mask;
-            // (wide)inner - Σ c·(wide)a == constant
-            let mut atoms: BTreeMap<Expr, u128> = BTreeMap::new();
-            add_atom(&mut atoms, atom, 1, wide);
-            for (a, c) in &linear.atoms {
-                if !matches!(a.ty, Type::Int { .. }) {
-                    atoms.clear();
-                    break;
-                }
-                add_atom(&mut atoms, &Expr::cast(a.clone(), atom.ty.clone()), negated(widened(*c), wide), wide);
-            }
-            if atoms.len() >= 2 {
-                out.push(Equality::normalized(atoms, widened(linear.constant), wide));
-            }
-        }
-        out
     }
 
     fn coefficient(&self, atom: &Expr) -> Option<u128> {

@@ -19,7 +19,7 @@
 //! declared last in terms of earlier ones, as in `x == n*n*n`, `y == 3*n*n + 3*n + 1`), and
 //! degree-lexicographic.
 
-use crate::linear::{inverse, monomial_factors, Equality};
+use crate::linear::{add_atom, factors, inverse, Equality};
 use c_ir::Expr;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -62,26 +62,16 @@ impl Polynomial {
         let mask = crate::blast_mask(e.w);
         let mut p = Polynomial { w: e.w, terms: BTreeMap::new() };
         for (atom, c) in &e.atoms {
-            let ty = &atom.ty;
-            let mut factors = Vec::new();
-            if monomial_factors(atom, ty, &mut factors).is_none() {
-                factors = vec![atom.clone()];
-            }
-            factors.sort_by(|a, b| b.cmp(a));
-            p.add(factors, *c);
+            let mut m = factors(atom);
+            m.sort_by(|a, b| b.cmp(a));
+            p.add(m, *c);
         }
         p.add(Vec::new(), 0u128.wrapping_sub(e.target) & mask);
         p
     }
 
     fn add(&mut self, m: Monomial, c: u128) {
-        let mask = crate::blast_mask(self.w);
-        let entry = self.terms.entry(m).or_insert(0);
-        *entry = entry.wrapping_add(c) & mask;
-        let zero = *entry == 0;
-        if zero {
-            self.terms.retain(|_, c| *c != 0);
-        }
+        add_atom(&mut self.terms, &m, c, self.w);
     }
 
     /// Whether some monomial has two or more factors.

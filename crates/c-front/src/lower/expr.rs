@@ -794,7 +794,7 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-        fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, span: Span) -> Expr {
+    fn unary(&mut self, u: &'a Node<ast::UnaryOperatorExpression>, span: Span) -> Expr {
         use ast::UnaryOperator as U;
         match u.node.operator.node {
             U::PostIncrement | U::PostDecrement | U::PreIncrement | U::PreDecrement => {

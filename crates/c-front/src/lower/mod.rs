@@ -96,7 +96,8 @@ pub(crate) struct Lowerer<'a> {
     pub long_bits: u8,
     /// Defined functions whose name appears other than as a callee (their address may be
     /// taken): the possible targets of a call through a function pointer, by procedure.
-    pub address_taken_functions: Vec<(String, ProcId)>,    /// Variable-length array locals (lowered to pointers to allocated memory) and the
+    pub address_taken_functions: Vec<(String, ProcId)>,
+    /// Variable-length array locals (lowered to pointers to allocated memory) and the
     /// variables holding their size in bytes, for `sizeof`.
     pub variable_length_arrays: HashMap<VarId, VarId>,
 }

@@ -199,7 +199,7 @@ impl<'a> Lowerer<'a> {
         for dd in suffixes.iter().rev() {
             let dspan = self.span(dd.span);
             if variable_length.is_some() {
-                // `int a[n][m]` with `n` variable, or a function returning one
+                // an inner dimension is variable (`int a[n][m]` with `m` variable)
                 self.unsupported(dspan, "variable-length arrays of more than one dimension");
                 variable_length = None;
             }
