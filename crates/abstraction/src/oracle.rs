@@ -26,6 +26,10 @@ pub struct SolverOracle<'a> {
     pub conflict_budget: Option<u64>,
 }
 
+/// States sampled before an enumeration over formulas that multiply variables
+/// (`solver::sample_valuations`).
+const SAMPLES: u64 = 64;
+
 impl SolverOracle<'_> {
     fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -138,11 +142,28 @@ impl SolverOracle<'_> {
         };
         // Blocking clauses are guarded by an activation literal, retired at the end.
         let activation = context.new_literal();
+        let mut out = Vec::new();
+        let block = |context: &mut solver::Context, values: &[bool], goal_values: &[bool]| {
+            let mut blocking = vec![!activation];
+            for (&l, &v) in literals.iter().zip(values).chain(goal_literals.iter().zip(goal_values)) {
+                blocking.push(if v { !l } else { l });
+            }
+            context.add_clause(&blocking);
+        };
+        // Through multipliers the SAT solver can spend long on each satisfiable valuation:
+        // the valuations of sampled states come first (each is one of an actual state).
+        let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).chain(goals.iter().copied()).collect();
+        if formulas.iter().copied().chain(self.assumption).any(solver::has_product) {
+            for valuation in solver::sample_valuations(&formulas, self.assumption, self.program, context.config(), SAMPLES) {
+                let (values, goal_values) = valuation.split_at(cone.len());
+                block(context, values, goal_values);
+                out.push((values.to_vec(), goal_values.to_vec()));
+            }
+        }
         context.set_conflict_budget(self.conflict_budget);
         let assumptions: Vec<solver::Lit> = std::iter::once(activation).chain(side).collect();
-        let mut out = Vec::new();
         let result = loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if deadline.is_some_and(|d| Instant::now() >= d) || out.len() > limit {
                 break None;
             }
             *solver_calls += 1;
@@ -150,11 +171,7 @@ impl SolverOracle<'_> {
                 SolveResult::Sat => {
                     let values: Vec<bool> = literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
                     let goal_values: Vec<bool> = goal_literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
-                    let mut blocking = vec![!activation];
-                    for (&l, &v) in literals.iter().zip(values.iter()).chain(goal_literals.iter().zip(goal_values.iter())) {
-                        blocking.push(if v { !l } else { l });
-                    }
-                    context.add_clause(&blocking);
+                    block(context, &values, &goal_values);
                     out.push((values, goal_values));
                     if out.len() > limit {
                         break None;

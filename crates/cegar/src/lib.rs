@@ -18,7 +18,7 @@ pub use refine::RefinementMethod;
 
 use c_ir::{display_expr, Expr, ExprKind, ProcId, Program, PredicateSet, StmtKind, StmtRef, Type};
 use diagnostics::{Diagnostic, LineIndex, Span};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use web_time::Instant;
 use replay::{InputDistribution, SingleExecution};
 
@@ -434,7 +434,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     let mut abstraction_cache = abstraction::AbstractionCache::new();
     // loop-invariant candidates per procedure (Karr's equalities, counter bounds, zone
     // relations), computed when first needed
-    let mut loop_candidates: HashMap<ProcId, Vec<(Expr, bool)>> = HashMap::new();
+    let mut loop_candidates: HashMap<ProcId, Vec<(Expr, Candidate)>> = HashMap::new();
+    let mut polynomial_candidates: HashSet<ProcId> = HashSet::new();
     // and the relations of call results to arguments (affine procedure summaries), computed
     // with the first candidates
     let mut call_relations: Option<HashMap<ProcId, Vec<Expr>>> = None;
@@ -741,7 +742,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if config.affine_candidates && !record.new_predicates.is_empty() {
-                    let added = add_affine_candidates(program, &mut loop_candidates, &mut call_relations, zone.as_ref(), &record.new_predicates, &mut predicates);
+                    let added = add_affine_candidates(program, &mut loop_candidates, &mut polynomial_candidates, &mut call_relations, zone.as_ref(), &record.new_predicates, &mut predicates);
                     if !added.is_empty() {
                         if let Some(f) = record.feasibility.as_mut() {
                             let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();
@@ -809,14 +810,27 @@ fn is_redundant(predicates: &PredicateSet, scope: Option<ProcId>, pred: &Expr) -
     predicates.global.iter().chain(local).any(|p| solver::equality_form(p).is_some_and(|f| f.same_up_to_negation(&form)) && variables(p) == mine)
 }
 
+/// Where a loop-invariant candidate comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Candidate {
+    /// `refine::affine`: call relations, affine equalities, counter bounds, congruences.
+    Affine,
+    /// A relation of the zone analysis.
+    Zone,
+    /// `refine::affine::polynomial_loop_equalities`.
+    Polynomial,
+}
+
 /// The relations of call results to arguments, the affine loop-head equalities and counter
 /// bounds (`refine::affine`) of the procedures of the `new` predicates (every procedure for a
 /// global one) that share a variable with one of them and are not predicates yet, in any
 /// form; inserted into `predicates` (scoped to their procedure, or global when they mention
-/// globals only) and returned.
+/// globals only) and returned. A new predicate that multiplies variables brings the
+/// polynomial equalities of its procedure over its own variables.
 fn add_affine_candidates(
     program: &Program,
-    cache: &mut HashMap<ProcId, Vec<(Expr, bool)>>,
+    cache: &mut HashMap<ProcId, Vec<(Expr, Candidate)>>,
+    polynomial_done: &mut HashSet<ProcId>,
     call_relations: &mut Option<HashMap<ProcId, Vec<Expr>>>,
     zone: Option<&zones::ZoneResult>,
     new: &[ScopedPredicate],
@@ -833,12 +847,12 @@ fn add_affine_candidates(
         for proc in procs {
             // (candidate, whether it is a zone relation)
             let candidates = cache.entry(proc).or_insert_with(|| {
-                let mut list: Vec<(Expr, bool)> = Vec::new();
-                let calls = call_relations.get(&proc).into_iter().flatten().map(|e| (e.clone(), false));
-                let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| (e, false));
-                let bounds = refine::affine::counter_bounds(program, proc).into_iter().map(|e| (e, false));
-                let congruences = refine::affine::stride_congruences(program, proc).into_iter().map(|e| (e, false));
-                let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().map(|e| (e.clone(), true));
+                let mut list: Vec<(Expr, Candidate)> = Vec::new();
+                let calls = call_relations.get(&proc).into_iter().flatten().map(|e| (e.clone(), Candidate::Affine));
+                let equalities = refine::affine::loop_equalities(program, proc).into_iter().map(|(_, e)| (e, Candidate::Affine));
+                let bounds = refine::affine::counter_bounds(program, proc).into_iter().map(|e| (e, Candidate::Affine));
+                let congruences = refine::affine::stride_congruences(program, proc).into_iter().map(|e| (e, Candidate::Affine));
+                let relations = zone.and_then(|z| z.loop_facts.get(&proc)).into_iter().flatten().map(|e| (e.clone(), Candidate::Zone));
                 for (e, z) in calls.chain(equalities).chain(bounds).chain(congruences).chain(relations) {
                     if !list.iter().any(|(f, _)| *f == e) {
                         list.push((e, z));
@@ -846,11 +860,27 @@ fn add_affine_candidates(
                 }
                 list
             });
-            for (e, is_zone) in candidates.iter() {
+            // polynomial equalities once refinement has found a non-linear predicate
+            if solver::has_product(&d.predicate) && polynomial_done.insert(proc) {
+                for (_, e) in refine::affine::polynomial_loop_equalities(program, proc) {
+                    if !candidates.iter().any(|(f, _)| *f == e) {
+                        candidates.push((e, Candidate::Polynomial));
+                    }
+                }
+            }
+            let mine = logic::vars(&d.predicate);
+            for (e, kind) in candidates.iter() {
                 if added.len() >= AFFINE_CANDIDATES_PER_REFINEMENT {
                     return added;
                 }
-                if (*is_zone && from_zones >= ZONE_CANDIDATES_PER_REFINEMENT) || !logic::shares_symbols(e, &d.predicate) {
+                let relevant = match kind {
+                    Candidate::Zone if from_zones >= ZONE_CANDIDATES_PER_REFINEMENT => false,
+                    // a polynomial equality costs the abstraction more: only over the
+                    // variables of the non-linear predicate (not a counter that is a copy)
+                    Candidate::Polynomial => logic::vars(e).iter().all(|v| mine.contains(v)),
+                    _ => logic::shares_symbols(e, &d.predicate),
+                };
+                if !relevant {
                     continue;
                 }
                 let local = logic::vars(e).iter().any(|v| !program.globals.contains(v));
@@ -859,11 +889,11 @@ fn add_affine_candidates(
                     Some(p) => predicates.of_proc(p),
                     None => &predicates.global,
                 };
-                if existing.iter().any(|p| refine::affine::same_equality(p, e)) {
+                if existing.iter().any(|p| refine::affine::same_equality(p, e)) || is_redundant(predicates, scope, e) {
                     continue;
                 }
                 if predicates.insert(scope, e.clone()) {
-                    from_zones += *is_zone as usize;
+                    from_zones += (*kind == Candidate::Zone) as usize;
                     added.push(scoped(program, scope, e));
                 }
             }

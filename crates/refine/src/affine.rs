@@ -18,7 +18,9 @@
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
 use std::collections::HashMap;
 
+mod polynomial;
 mod summaries;
+pub use polynomial::polynomial_loop_equalities;
 pub use summaries::call_relations;
 
 /// Procedures with more tracked variables or statements than this are not analysed.
@@ -153,25 +155,42 @@ impl Affine {
 
     /// `x := e`.
     fn assign(&self, x: usize, e: &Linear) -> Option<Affine> {
-        let n = self.point.len();
-        let dot = |v: &[Rat]| -> Option<Rat> { v.iter().zip(&e.coeffs).try_fold(Rat::ZERO, |acc, (a, c)| acc.add(a.mul(*c)?)) };
-        let mut point = self.point.clone();
-        point[x] = dot(&self.point)?.add(e.constant)?;
-        let mut rows = Vec::new();
-        for d in &self.directions {
-            let mut d2 = d.clone();
-            d2[x] = dot(d)?;
-            rows.push(d2);
-        }
-        Some(Affine { point, directions: echelon(rows, n)? })
+        self.update(&[(x, Some(e.clone()))])
     }
 
     /// `x := *`.
     fn havoc(&self, x: usize) -> Option<Affine> {
+        self.update(&[(x, None)])
+    }
+
+    /// The simultaneous update of several dimensions, each to an affine expression over the
+    /// old values or (`None`) to anything.
+    fn update(&self, changes: &[(usize, Option<Linear>)]) -> Option<Affine> {
         let n = self.point.len();
-        let mut rows = self.directions.clone();
-        rows.push((0..n).map(|j| if j == x { Rat::ONE } else { Rat::ZERO }).collect());
-        Some(Affine { point: self.point.clone(), directions: echelon(rows, n)? })
+        let dot = |v: &[Rat], e: &Linear| -> Option<Rat> { v.iter().zip(&e.coeffs).try_fold(Rat::ZERO, |acc, (a, c)| acc.add(a.mul(*c)?)) };
+        let mut point = self.point.clone();
+        let mut rows = Vec::new();
+        for (x, e) in changes {
+            if let Some(e) = e {
+                point[*x] = dot(&self.point, e)?.add(e.constant)?;
+            }
+        }
+        for d in &self.directions {
+            let mut d2 = d.clone();
+            for (x, e) in changes {
+                d2[*x] = match e {
+                    Some(e) => dot(d, e)?,
+                    None => Rat::ZERO,
+                };
+            }
+            rows.push(d2);
+        }
+        for (x, e) in changes {
+            if e.is_none() {
+                rows.push((0..n).map(|j| if j == *x { Rat::ONE } else { Rat::ZERO }).collect());
+            }
+        }
+        Some(Affine { point, directions: echelon(rows, n)? })
     }
 
     /// The intersection with the hyperplane `e == 0`: `Some(None)` when it is empty, `None`
@@ -359,11 +378,7 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
     if !(2..=MAX_VARIABLES).contains(&n) || p.body.len() > MAX_STATEMENTS {
         return Some(Vec::new());
     }
-    let len = p.body.len();
-    // the backward jumps (head, source): only statements inside loops get equalities
-    let back_edges: Vec<(usize, usize)> =
-        (0..len).flat_map(|i| p.successors(i as u32).into_iter().map(move |s| (s as usize, i))).filter(|&(s, i)| s <= i).collect();
-    if back_edges.is_empty() {
+    if back_edges(p).is_empty() {
         return Some(Vec::new());
     }
     let index = positions(&vars);
@@ -379,15 +394,8 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
             }
         }
     }
-    let mut state: Vec<Option<Affine>> = vec![None; len];
-    state[0] = Some(Affine::full(n));
-    let mut work: Vec<usize> = vec![0];
-    let mut queued = vec![false; len];
-    queued[0] = true;
-    while let Some(i) = work.pop() {
-        queued[i] = false;
-        let Some(before) = state[i].clone() else { continue };
-        let after = match &p.body[i].kind {
+    let state = fixpoint(p, Affine::full(n), |kind, before| {
+        Some(match kind {
             StmtKind::Assign { lhs, rhs } => match target(lhs, &index) {
                 Some(x) => match linearize(rhs, &index, n) {
                     Some(e) => before.assign(x, &e)?,
@@ -401,44 +409,13 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
             },
             StmtKind::Call { lhs, .. } => {
                 // the callee may change any global; the result is unknown
-                let mut s = before;
-                for &g in &globals {
-                    s = s.havoc(g)?;
-                }
-                if let Some(x) = lhs.as_ref().and_then(|l| target(l, &index)) {
-                    s = s.havoc(x)?;
-                }
-                s
+                let written = globals.iter().copied().chain(lhs.as_ref().and_then(|l| target(l, &index)));
+                before.update(&written.map(|x| (x, None)).collect::<Vec<_>>())?
             }
             _ => before,
-        };
-        for succ in p.successors(i as u32) {
-            let s = succ as usize;
-            if s >= len {
-                continue;
-            }
-            let joined = match &state[s] {
-                None => after.clone(),
-                Some(old) => old.join(&after)?,
-            };
-            if state[s].as_ref() != Some(&joined) {
-                state[s] = Some(joined);
-                if !queued[s] {
-                    queued[s] = true;
-                    work.push(s);
-                }
-            }
-        }
-    }
-    // the statements of loops: from a head to the last statement jumping back to it (the
-    // equalities between the statements of a loop body are needed too: `j++; k--;` breaks
-    // `k + j == i` in between)
-    // (a head counts when a reachable statement jumps back to it)
-    let heads: Vec<usize> = back_edges.iter().filter(|(_, i)| state[*i].is_some()).map(|(s, _)| *s).collect();
-    let mut in_loop = vec![false; len];
-    for &(s, i) in back_edges.iter().filter(|(s, _)| heads.contains(s)) {
-        in_loop[s..=i].iter_mut().for_each(|b| *b = true);
-    }
+        })
+    })?;
+    let (heads, in_loop) = loop_statements(p, &state);
     let mut out: Vec<(u32, Expr)> = Vec::new();
     // variables of the equalities at loop heads
     let mut at_heads = vec![false; n];
@@ -470,6 +447,63 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
         }
     }
     Some(out)
+}
+
+/// The backward jumps `(head, source)` of `p`.
+fn back_edges(p: &c_ir::Procedure) -> Vec<(usize, usize)> {
+    (0..p.body.len()).flat_map(|i| p.successors(i as u32).into_iter().map(move |s| (s as usize, i))).filter(|&(s, i)| s <= i).collect()
+}
+
+/// The states before each statement of `p` (`None`: unreachable), from `entry` before the
+/// first, by a worklist over `transfer` (the state after a statement from the one before it)
+/// and affine hulls at joins. `None` when the rationals overflow.
+fn fixpoint(p: &c_ir::Procedure, entry: Affine, mut transfer: impl FnMut(&StmtKind, Affine) -> Option<Affine>) -> Option<Vec<Option<Affine>>> {
+    let len = p.body.len();
+    let mut state: Vec<Option<Affine>> = vec![None; len];
+    if len == 0 {
+        return Some(state);
+    }
+    state[0] = Some(entry);
+    let mut work: Vec<usize> = vec![0];
+    let mut queued = vec![false; len];
+    queued[0] = true;
+    while let Some(i) = work.pop() {
+        queued[i] = false;
+        let Some(before) = state[i].clone() else { continue };
+        let after = transfer(&p.body[i].kind, before)?;
+        for succ in p.successors(i as u32) {
+            let s = succ as usize;
+            if s >= len {
+                continue;
+            }
+            let joined = match &state[s] {
+                None => after.clone(),
+                Some(old) => old.join(&after)?,
+            };
+            if state[s].as_ref() != Some(&joined) {
+                state[s] = Some(joined);
+                if !queued[s] {
+                    queued[s] = true;
+                    work.push(s);
+                }
+            }
+        }
+    }
+    Some(state)
+}
+
+/// The heads of the loops of `p` that a reachable statement jumps back to, and which
+/// statements belong to those loops: from a head to the last statement jumping back to it
+/// (the equalities between the statements of a loop body are needed too: `j++; k--;` breaks
+/// `k + j == i` in between).
+fn loop_statements(p: &c_ir::Procedure, state: &[Option<Affine>]) -> (Vec<usize>, Vec<bool>) {
+    let edges = back_edges(p);
+    let heads: Vec<usize> = edges.iter().filter(|(_, i)| state[*i].is_some()).map(|(s, _)| *s).collect();
+    let mut in_loop = vec![false; p.body.len()];
+    for &(s, i) in edges.iter().filter(|(s, _)| heads.contains(s)) {
+        in_loop[s..=i].iter_mut().for_each(|b| *b = true);
+    }
+    (heads, in_loop)
 }
 
 /// Statements outside loops in the straight-line blocks that lead into the loop `heads`:
@@ -508,15 +542,25 @@ fn entry_blocks(p: &c_ir::Procedure, heads: &[usize], in_loop: &[bool]) -> Vec<u
 /// towards signed), with the positive terms first and the negative ones moved to the right side
 /// (`k + j == i` rather than `k + j - i == 0`).
 fn equality_expr(program: &Program, vars: &[VarId], coeffs: &[i128], constant: i128) -> Expr {
-    let used: Vec<(VarId, i128)> = vars.iter().zip(coeffs).filter(|(_, c)| **c != 0).map(|(v, c)| (*v, *c)).collect();
-    let bits = used.iter().map(|(v, _)| program.var(*v).ty.bits()).max().unwrap_or(32).max(32);
-    let signed = used.iter().any(|(v, _)| program.var(*v).ty.bits().max(32) == bits && program.var(*v).ty.is_signed());
+    let terms: Vec<(Vec<VarId>, i128)> = vars.iter().zip(coeffs).map(|(v, c)| (vec![*v], *c)).collect();
+    polynomial_equality_expr(program, &terms, constant)
+}
+
+/// `a1*m1 + ... == c` for monomials `mi` (products of variables), built as
+/// [`equality_expr`] builds an affine one.
+fn polynomial_equality_expr(program: &Program, terms: &[(Vec<VarId>, i128)], constant: i128) -> Expr {
+    // the terms of the highest degree first
+    let mut used: Vec<&(Vec<VarId>, i128)> = terms.iter().filter(|(m, c)| *c != 0 && !m.is_empty()).collect();
+    used.sort_by_key(|(m, _)| std::cmp::Reverse(m.len()));
+    let bits = used.iter().flat_map(|(m, _)| m).map(|v| program.var(*v).ty.bits()).max().unwrap_or(32).max(32);
+    let signed = used.iter().flat_map(|(m, _)| m).any(|v| program.var(*v).ty.bits().max(32) == bits && program.var(*v).ty.is_signed());
     let ty = Type::Int { bits: bits as u8, signed };
     // make the first coefficient positive
     let flip = used.first().is_some_and(|(_, c)| *c < 0);
     let sign = |c: i128| if flip { -c } else { c };
-    let term = |v: VarId, c: i128| -> Expr {
-        let x = Expr::cast(Expr::var(v, program.var(v).ty.clone()), ty.clone());
+    let term = |m: &[VarId], c: i128| -> Expr {
+        let factor = |v: &VarId| Expr::cast(Expr::var(*v, program.var(*v).ty.clone()), ty.clone());
+        let x = m.iter().map(factor).reduce(|a, b| Expr::binary(BinaryOp::Mul, a, b)).expect("a monomial has a variable");
         if c == 1 {
             x
         } else {
@@ -524,8 +568,8 @@ fn equality_expr(program: &Program, vars: &[VarId], coeffs: &[i128], constant: i
         }
     };
     let sum = |terms: Vec<Expr>| -> Option<Expr> { terms.into_iter().reduce(|a, b| Expr::binary(BinaryOp::Add, a, b)) };
-    let left: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) > 0).map(|(v, c)| term(*v, sign(*c))).collect();
-    let right: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) < 0).map(|(v, c)| term(*v, -sign(*c))).collect();
+    let left: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) > 0).map(|(m, c)| term(m, sign(*c))).collect();
+    let right: Vec<Expr> = used.iter().filter(|(_, c)| sign(*c) < 0).map(|(m, c)| term(m, -sign(*c))).collect();
     let k = sign(constant);
     let lhs = sum(left).unwrap_or_else(|| Expr::int(0, ty.clone()));
     let rhs = match (sum(right), k) {

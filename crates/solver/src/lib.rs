@@ -17,6 +17,8 @@ pub mod bench;
 pub mod blast;
 pub mod encode;
 pub mod eval;
+mod guess;
+pub use guess::{has_product, sample_valuations};
 mod linear;
 mod polynomial;
 pub mod sat;
@@ -269,6 +271,10 @@ pub struct QueryLogEntry {
 /// Variable values of a satisfying assignment.
 pub type Model = Vec<(VarId, i128)>;
 
+/// SAT conflicts a formula that multiplies variables may spend before a model is guessed
+/// (`guess`).
+const GUESS_AFTER_CONFLICTS: u64 = 1000;
+
 /// A query session: one incremental [`Context`], a cache, statistics and an optional log.
 pub struct Solver {
     program: Program,
@@ -389,8 +395,25 @@ impl Solver {
             Ok(l) => l,
             Err(u) => return (Answer::Unknown(u.to_string()), Vec::new()),
         };
-        self.context.set_conflict_budget(self.conflict_budget);
-        let result = self.context.solve(&[lit]);
+        // a formula that multiplies variables gets a few conflicts first, then a guessed
+        // model, then the rest of its budget
+        let mut result = SolveResult::Unknown;
+        let mut budget = self.conflict_budget;
+        if guess::has_product(formula) && budget.map_or(true, |b| b > GUESS_AFTER_CONFLICTS) {
+            self.context.set_conflict_budget(Some(GUESS_AFTER_CONFLICTS));
+            result = self.context.solve(&[lit]);
+            if result == SolveResult::Unknown {
+                if let Some(model) = guess::guess_model(formula, &self.program, self.context.config()) {
+                    self.context.set_conflict_budget(None);
+                    return (Answer::Yes, model);
+                }
+            }
+            budget = budget.map(|b| b - GUESS_AFTER_CONFLICTS);
+        }
+        if result == SolveResult::Unknown {
+            self.context.set_conflict_budget(budget);
+            result = self.context.solve(&[lit]);
+        }
         self.context.set_conflict_budget(None);
         match result {
             SolveResult::Sat => {

@@ -1,6 +1,7 @@
 //! Integration tests of path feasibility and predicate discovery on small C programs.
 
 mod affine;
+mod polynomial;
 mod summaries;
 
 use c_ir::{display_expr, Program, StmtKind, StmtRef};

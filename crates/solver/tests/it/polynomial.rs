@@ -97,3 +97,46 @@ fn a_multiple_of_a_false_equality_may_hold() {
     assert_eq!(proved(&mut s, &premises, &Expr::bool(false)), Answer::No);
     assert_eq!(proved(&mut s, &[bin(Eq, &p, &long(0))], &bin(Eq, &q, &long(0))), Answer::Yes);
 }
+
+/// `s == (a + 1) * (a + 1) && s == 0` holds only for `a == -1` (and for the `a` whose
+/// increment squares to 0 modulo 2^64): the multiplier's bits alone cost the SAT solver many
+/// conflicts, an evaluated guess with `s` defined by the first equality finds the model at once.
+#[test]
+fn satisfiable_products_get_a_guessed_model() {
+    let mut b = Builder::new();
+    let (a, s_) = (b.var("a", Type::LONG), b.var("s", Type::LONG));
+    let a1 = bin(Add, &a, &long(1));
+    let formula = bin(And, &bin(Eq, &s_, &bin(Mul, &a1, &a1)), &bin(Eq, &s_, &long(0)));
+    let mut s = Solver::new(&b.program, &SolverConfig::c_semantics());
+    s.set_conflict_budget(Some(1_500));
+    assert_eq!(s.is_satisfiable(&formula), Answer::Yes);
+    let model = s.last_model().expect("a model").clone();
+    let value = |name: &str| model.iter().find(|(v, _)| b.program.var(*v).name == name).map(|(_, x)| *x);
+    let (av, sv) = (value("a").expect("a"), value("s").expect("s"));
+    assert_eq!(sv, 0);
+    assert_eq!((av as i64).wrapping_add(1).wrapping_mul((av as i64).wrapping_add(1)), 0);
+}
+
+/// Every sampled valuation is one of an actual state: the solver finds each satisfiable, and
+/// the definitions make the equalities true in some of them.
+#[test]
+fn sampled_valuations_are_satisfiable() {
+    let mut b = Builder::new();
+    let (a, s_, t) = (b.var("a", Type::LONG), b.var("s", Type::LONG), b.var("t", Type::LONG));
+    let formulas = [
+        bin(Eq, &s_, &bin(Mul, &a, &a)),
+        bin(Eq, &t, &bin(Add, &bin(Mul, &long(2), &a), &long(1))),
+        bin(Eq, &bin(Sub, &bin(Add, &bin(Mul, &t, &t), &long(1)), &bin(Mul, &long(4), &s_)), &bin(Mul, &long(2), &t)),
+    ];
+    let side = bin(Ge, &a, &long(0));
+    let refs: Vec<&Expr> = formulas.iter().collect();
+    let config = SolverConfig::c_semantics();
+    let valuations = solver::sample_valuations(&refs, Some(&side), &b.program, &config, 64);
+    assert!(valuations.len() >= 3, "{valuations:?}");
+    assert!(valuations.iter().any(|v| v == &[true, true, true]), "{valuations:?}");
+    let mut s = Solver::new(&b.program, &config);
+    for v in &valuations {
+        let literals: Vec<Expr> = formulas.iter().zip(v).map(|(f, &b)| if b { f.clone() } else { Expr::logical_not(f.clone()) }).chain([side.clone()]).collect();
+        assert_eq!(s.is_satisfiable(&solver::and_all(&literals)), Answer::Yes, "{v:?}");
+    }
+}
