@@ -399,7 +399,7 @@ impl Solver {
         // model, then the rest of its budget
         let mut result = SolveResult::Unknown;
         let mut budget = self.conflict_budget;
-        if guess::has_product(formula) && budget.map_or(true, |b| b > GUESS_AFTER_CONFLICTS) {
+        if guess::has_product(formula) && budget.is_none_or(|b| b > GUESS_AFTER_CONFLICTS) {
             self.context.set_conflict_budget(Some(GUESS_AFTER_CONFLICTS));
             result = self.context.solve(&[lit]);
             if result == SolveResult::Unknown {

@@ -159,7 +159,7 @@ fn constant(c: Rat) -> Poly {
 }
 
 fn scale(p: &Poly, k: Rat) -> Option<Poly> {
-    p.iter().map(|(m, c)| Some((m.clone(), c.mul(k)?))).filter(|t| t.as_ref().map_or(true, |(_, c)| !c.is_zero())).collect()
+    p.iter().map(|(m, c)| Some((m.clone(), c.mul(k)?))).filter(|t| t.as_ref().is_none_or(|(_, c)| !c.is_zero())).collect()
 }
 
 fn add(a: &Poly, b: &Poly) -> Option<Poly> {
