@@ -435,7 +435,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
     // loop-invariant candidates per procedure (Karr's equalities, counter bounds, zone
     // relations), computed when first needed
     let mut loop_candidates: HashMap<ProcId, Vec<(Expr, Candidate)>> = HashMap::new();
-    let mut polynomial_candidates: HashSet<ProcId> = HashSet::new();
+    // procedures whose polynomial loop equalities joined their candidates
+    let mut polynomial_done: HashSet<ProcId> = HashSet::new();
     // and the relations of call results to arguments (affine procedure summaries), computed
     // with the first candidates
     let mut call_relations: Option<HashMap<ProcId, Vec<Expr>>> = None;
@@ -742,7 +743,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                     }
                 }
                 if config.affine_candidates && !record.new_predicates.is_empty() {
-                    let added = add_affine_candidates(program, &mut loop_candidates, &mut polynomial_candidates, &mut call_relations, zone.as_ref(), &record.new_predicates, &mut predicates);
+                    let added = add_affine_candidates(program, &mut loop_candidates, &mut polynomial_done, &mut call_relations, zone.as_ref(), &record.new_predicates, &mut predicates);
                     if !added.is_empty() {
                         if let Some(f) = record.feasibility.as_mut() {
                             let texts: Vec<&str> = added.iter().map(|p| p.text.as_str()).collect();
@@ -844,8 +845,8 @@ fn add_affine_candidates(
             Some(p) => vec![p],
             None => program.proc_ids().collect(),
         };
+        let mine = logic::vars(&d.predicate);
         for proc in procs {
-            // (candidate, whether it is a zone relation)
             let candidates = cache.entry(proc).or_insert_with(|| {
                 let mut list: Vec<(Expr, Candidate)> = Vec::new();
                 let calls = call_relations.get(&proc).into_iter().flatten().map(|e| (e.clone(), Candidate::Affine));
@@ -868,7 +869,6 @@ fn add_affine_candidates(
                     }
                 }
             }
-            let mine = logic::vars(&d.predicate);
             for (e, kind) in candidates.iter() {
                 if added.len() >= AFFINE_CANDIDATES_PER_REFINEMENT {
                     return added;

@@ -291,8 +291,8 @@ fn arithmetic_variables(program: &Program, proc: ProcId) -> Vec<VarId> {
     let p = program.proc(proc);
     let tracked = tracked_variables(program, proc);
     let index = positions(&tracked);
-    let heads: Vec<(usize, usize)> = super::back_edges(p);
-    let in_loop = |i: usize| heads.iter().any(|&(h, s)| (h..=s).contains(&i));
+    let edges = super::back_edges(p);
+    let in_loop = |i: usize| edges.iter().any(|&(head, source)| (head..=source).contains(&i));
     let mut used = vec![false; tracked.len()];
     let assignments: Vec<(usize, usize, &Expr)> = p
         .body
