@@ -93,11 +93,7 @@ fn primes_and_cover(vars: &BddVariableSet, n: usize, on: &Bdd, dc: &Bdd) -> (Vec
     let care = on.or(dc);
     let mut budget = PRIME_LIMIT * 4;
     let Some(mut primes) = primes_from(vars, &care, 0, n, &mut budget) else {
-        let cover: Vec<IndexCube> = on
-            .to_optimized_dnf()
-            .iter()
-            .map(|c| c.to_values().into_iter().map(|(v, b)| (v.to_index(), b)).collect())
-            .collect();
+        let cover = expanded_cover(vars, on, &care);
         return (cover.clone(), cover);
     };
     for p in primes.iter_mut() {
@@ -132,6 +128,37 @@ fn primes_and_cover(vars: &BddVariableSet, n: usize, on: &Bdd, dc: &Bdd) -> (Vec
     }
     cover.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
     (primes, cover)
+}
+
+/// A cover of `on` by prime implicants of `care` without listing all primes (too many of
+/// them): the cubes of `on`'s DNF, each expanded by dropping every literal it can keep out
+/// of while staying inside `care` (Espresso's EXPAND), skipping cubes already covered.
+fn expanded_cover(vars: &BddVariableSet, on: &Bdd, care: &Bdd) -> Vec<IndexCube> {
+    let mut remaining = on.clone();
+    let mut cover: Vec<IndexCube> = Vec::new();
+    for clause in on.to_optimized_dnf() {
+        let mut cube: IndexCube = clause.to_values().into_iter().map(|(v, b)| (v.to_index(), b)).collect();
+        if cube_bdd(vars, &cube).and(&remaining).is_false() {
+            continue;
+        }
+        let mut i = 0;
+        while i < cube.len() {
+            let mut smaller = cube.clone();
+            smaller.remove(i);
+            if is_implicant(vars, &smaller, care) {
+                cube = smaller;
+            } else {
+                i += 1;
+            }
+        }
+        remaining = remaining.and_not(&cube_bdd(vars, &cube));
+        cover.push(cube);
+        if remaining.is_false() {
+            break;
+        }
+    }
+    cover.sort_by(|a, b| a.len().cmp(&b.len()).then(a.cmp(b)));
+    cover
 }
 
 /// Given the valuations (of `n` cone predicates) consistent with `ψ` and those consistent with
@@ -177,6 +204,28 @@ mod tests {
                 if table[v] == 0 { continue; }
                 prop_assert_eq!(eval(&m.goal_cover, v), table[v] == 1);
                 prop_assert_eq!(eval(&m.negated_goal_cover, v), table[v] == 2);
+            }
+            // The cover used when there are too many primes: exact on the care set, and
+            // every cube prime (no literal can be dropped).
+            let vars = BddVariableSet::new_anonymous(n as u16);
+            let bdd_of = |pred: &dyn Fn(u8) -> bool| {
+                let list: Vec<&[bool]> = (0..vals.len()).filter(|&v| pred(table[v])).map(|v| vals[v].as_slice()).collect();
+                valuations_bdd(&vars, n, &list)
+            };
+            let on = bdd_of(&|t| t == 1);
+            let care = bdd_of(&|t| t == 1 || t == 0);
+            let expanded = expanded_cover(&vars, &on, &care);
+            for v in 0..vals.len() {
+                if table[v] != 0 {
+                    prop_assert_eq!(eval(&expanded, v), table[v] == 1);
+                }
+            }
+            for cube in &expanded {
+                for i in 0..cube.len() {
+                    let mut smaller = cube.clone();
+                    smaller.remove(i);
+                    prop_assert!(!is_implicant(&vars, &smaller, &care));
+                }
             }
             for p in &m.goal_primes {
                 for v in 0..vals.len() {

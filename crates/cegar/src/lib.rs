@@ -618,6 +618,8 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             compute_trace: true,
             error_labels: Vec::new(),
             entry: Some(entry_name.clone()),
+            // The C invariants only need the live predicates; the call temporaries blow up states.
+            eliminate_dead_variables: true,
         };
         let t = Instant::now();
         let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);

@@ -72,7 +72,8 @@ enum Command {
     /// Model check a boolean program (Bebop/Moped syntax or C2BP's C-like form).
     Mc {
         file: PathBuf,
-        /// Print the reachable states at every statement.
+        /// Print the reachable states at every statement (exact: dead variables are then kept;
+        /// without this flag they are quantified out and traces leave them out).
         #[arg(long)]
         invariants: bool,
         /// Print the abstract counterexample step by step.
@@ -252,7 +253,12 @@ fn run() -> Result<ExitCode, String> {
                 source: read(&file)?,
                 file_name: file_name(&file),
                 predicates: String::new(),
-                options: Options { record_explanations: false, error_labels, ..Options::default() },
+                options: Options {
+                    record_explanations: false,
+                    error_labels,
+                    eliminate_dead_variables: !invariants,
+                    ..Options::default()
+                },
             };
             let outcome = playground_api::run(&request, &mut progress_printer(false), &|| false);
             Ok(finish(&outcome, json, |o| {

@@ -162,3 +162,64 @@ impl Builder<'_> {
         }
     }
 }
+
+/// The locals of `proc` that are dead before each node of `cfg` (by node): every path from the
+/// node assigns them before reading them, or leaves the procedure without reading them. Reads
+/// are the right-hand sides, conditions, asserts, call arguments and returned values; `enforce`
+/// is not a read (it is re-imposed on every new state, so a dead predicate's value is implied
+/// where it matters). Globals are never dead (their uses are interprocedural).
+pub fn dead_locals(proc: &Procedure, cfg: &ProcCfg) -> Vec<Vec<String>> {
+    let names: Vec<&String> = proc.local_names().collect();
+    let index = |name: &str| names.iter().position(|n| n.as_str() == name);
+    let reads = |e: &Expr, set: &mut Vec<bool>| {
+        for v in e.variables() {
+            if let Some(i) = index(v) {
+                set[i] = true;
+            }
+        }
+    };
+    let mut live: Vec<Vec<bool>> = vec![vec![false; names.len()]; cfg.nodes.len()];
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for n in (0..cfg.nodes.len()).rev() {
+            let node = &cfg.nodes[n];
+            let mut now = vec![false; names.len()];
+            if let Some(a) = &node.assert {
+                reads(a, &mut now);
+            }
+            for edge in &node.edges {
+                let mut after = edge.target.map(|t| live[t].clone()).unwrap_or_else(|| vec![false; names.len()]);
+                match &edge.action {
+                    Action::Identity => {}
+                    Action::Filter(e, _) => reads(e, &mut after),
+                    Action::Assign(lhs, rhs) => {
+                        for x in lhs {
+                            if let Some(i) = index(x) {
+                                after[i] = false;
+                            }
+                        }
+                        rhs.iter().for_each(|e| reads(e, &mut after));
+                    }
+                    Action::Call { lhs, args, .. } => {
+                        for x in lhs {
+                            if let Some(i) = index(x) {
+                                after[i] = false;
+                            }
+                        }
+                        args.iter().for_each(|e| reads(e, &mut after));
+                    }
+                    Action::Return(values) => values.iter().for_each(|e| reads(e, &mut after)),
+                }
+                for (x, a) in now.iter_mut().zip(after) {
+                    *x |= a;
+                }
+            }
+            if now != live[n] {
+                live[n] = now;
+                changed = true;
+            }
+        }
+    }
+    live.iter().map(|l| names.iter().zip(l).filter(|(_, live)| !**live).map(|(n, _)| (*n).clone()).collect()).collect()
+}

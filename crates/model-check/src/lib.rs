@@ -36,10 +36,16 @@ pub struct Config {
     pub error_labels: Vec<String>,
     /// The procedure where execution starts (default: `main`, else the first one).
     pub entry: Option<String>,
+    /// Quantify dead locals (assigned before being read again, or never read) out of the
+    /// reachable states: the verdict is the same and the states stay small (the temporaries of
+    /// calls correlate with everything), but invariants and trace valuations then say nothing
+    /// about dead variables. Off by default: invariants are the exact reachable states.
+    pub eliminate_dead_variables: bool,
 }
 
 impl Default for Config {
-    /// 2 million nodes, no time limit, invariants and traces on, no error labels, entry `main`.
+    /// 2 million nodes, no time limit, invariants and traces on, no error labels, entry `main`,
+    /// dead variables kept.
     fn default() -> Config {
         Config {
             max_bdd_nodes: 2_000_000,
@@ -49,6 +55,7 @@ impl Default for Config {
             compute_trace: true,
             error_labels: Vec::new(),
             entry: None,
+            eliminate_dead_variables: false,
         }
     }
 }
@@ -102,7 +109,8 @@ pub struct TraceStep {
     pub kind: StepKind,
     /// The procedure whose variables `valuation` lists (differs from `proc` for calls/returns).
     pub scope: ProcId,
-    /// Every variable in scope after the step: globals (unless shadowed), then formals and locals.
+    /// The variables in scope after the step: globals (unless shadowed), then formals and
+    /// locals, except the locals dead there with [`Config::eliminate_dead_variables`].
     pub valuation: Vec<(String, bool)>,
 }
 

@@ -47,12 +47,52 @@ struct ProcInfo {
     return_nodes: Vec<usize>,
 }
 
+/// A conjunction of relations kept as clusters: parts are conjoined while the cluster stays
+/// small, so relations whose monolithic BDD is exponential in the variable order (a parallel
+/// copy between locals and return slots far apart in the order) are applied part by part to
+/// the (usually much smaller) state sets instead.
+struct Relation {
+    clusters: Vec<Bdd>,
+}
+
+/// The largest cluster built by conjoining parts of a [`Relation`].
+const CLUSTER_NODES: usize = 2048;
+
+impl Relation {
+    fn new(set: &BddVariableSet, parts: impl IntoIterator<Item = Bdd>) -> Relation {
+        let mut clusters = Vec::new();
+        let mut current = set.mk_true();
+        for part in parts {
+            let joined = current.and(&part);
+            if joined.size() > CLUSTER_NODES && !current.is_true() {
+                clusters.push(std::mem::replace(&mut current, part));
+            } else {
+                current = joined;
+            }
+        }
+        clusters.push(current);
+        Relation { clusters }
+    }
+
+    /// `states ∧ relation`.
+    fn and(&self, states: &Bdd) -> Bdd {
+        self.clusters.iter().fold(states.clone(), |acc, c| acc.and(c))
+    }
+
+    /// `∃vars. states ∧ relation` (the quantification fused with the last conjunction).
+    fn image(&self, states: &Bdd, vars: &[BddVariable]) -> Bdd {
+        let (last, rest) = self.clusters.split_last().expect("a relation has a cluster");
+        let acc = rest.iter().fold(states.clone(), |acc, c| acc.and(c));
+        rel_prod(&acc, last, vars)
+    }
+}
+
 enum CompiledEdge {
     Identity,
     Filter(Bdd),
-    Assign { relation: Bdd, lhs: Vec<VarRef>, possible: Vec<(Bdd, Bdd)> },
-    Call { bind: Bdd, callee: usize, lhs: Vec<VarRef>, result: Bdd, lhs_locals_cur: Vec<BddVariable> },
-    Return { relation: Bdd, possible: Vec<(Bdd, Bdd)> },
+    Assign { relation: Relation, lhs: Vec<VarRef>, possible: Vec<(Bdd, Bdd)> },
+    Call { bind: Relation, callee: usize, lhs: Vec<VarRef>, result: Relation, lhs_locals_cur: Vec<BddVariable> },
+    Return { relation: Relation, possible: Vec<(Bdd, Bdd)> },
 }
 
 struct ErrorFound {
@@ -76,6 +116,7 @@ struct Engine {
     queued: Vec<Vec<bool>>,
     queue: VecDeque<(usize, usize)>,
     summary: Vec<Bdd>,
+    /// Per procedure, the summary after each step that grew it: `(step, summary so far)`.
     summary_history: Vec<Vec<(u32, Bdd)>>,
     callers: Vec<Vec<(usize, usize)>>,
     step: u32,
@@ -85,6 +126,9 @@ struct Engine {
     global_cur: Vec<BddVariable>,
     global_next: Vec<BddVariable>,
     global_entry: Vec<BddVariable>,
+    /// Current copies of the locals dead before each node (`[proc][node]`), quantified out of
+    /// the states added there.
+    dead: Vec<Vec<Vec<BddVariable>>>,
 }
 
 pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> Outcome {
@@ -216,6 +260,7 @@ impl Engine {
             global_cur: Vec::new(),
             global_next: Vec::new(),
             global_entry: Vec::new(),
+            dead: Vec::new(),
             cfgs,
         };
         engine.all_entry = engine.enc.global.iter().chain(engine.enc.local.iter()).map(|v| v[ENTRY]).collect();
@@ -290,6 +335,18 @@ impl Engine {
         }
         for c in &mut engine.callers {
             c.dedup();
+        }
+        for (p, proc) in program.procs.iter().enumerate() {
+            let dead: Vec<Vec<BddVariable>> = if !config.eliminate_dead_variables {
+                vec![Vec::new(); engine.cfgs[p].nodes.len()]
+            } else {
+                let info = &engine.info[p];
+                cfg::dead_locals(proc, &engine.cfgs[p])
+                    .iter()
+                    .map(|names| names.iter().map(|x| engine.var(info.resolve[x], CUR)).collect())
+                    .collect()
+            };
+            engine.dead.push(dead);
         }
         let f = engine.enc.set.mk_false();
         for proc_cfg in &engine.cfgs {
@@ -385,39 +442,32 @@ impl Engine {
             Action::Assign(lhs, rhs) => {
                 let lhs: Vec<VarRef> = lhs.iter().map(|n| info.resolve[n]).collect();
                 let possible: Vec<(Bdd, Bdd)> = rhs.iter().map(|e| self.compile(info, e)).collect();
-                let mut relation = self.enc.set.mk_true();
-                for (x, pv) in lhs.iter().zip(&possible) {
-                    relation = relation.and(&self.choice(self.var(*x, NEXT), pv));
-                }
+                let relation = Relation::new(&self.enc.set, lhs.iter().zip(&possible).map(|(x, pv)| self.choice(self.var(*x, NEXT), pv)));
                 CompiledEdge::Assign { relation, lhs, possible }
             }
             Action::Call { lhs, callee, args } => {
                 let q = callee.0 as usize;
-                let mut bind = self.enc.set.mk_true();
-                for (i, a) in args.iter().enumerate() {
-                    let pv = self.compile(info, a);
-                    bind = bind.and(&self.choice(self.enc.local[i][NEXT], &pv));
-                }
+                let bind = Relation::new(
+                    &self.enc.set,
+                    args.iter().enumerate().map(|(i, a)| self.choice(self.enc.local[i][NEXT], &self.compile(info, a))),
+                );
                 let lhs: Vec<VarRef> = lhs.iter().map(|n| info.resolve[n]).collect();
-                let mut result = self.enc.set.mk_true();
-                for (g, v) in self.enc.global.iter().enumerate() {
-                    if !lhs.contains(&VarRef::Global(g)) {
-                        result = result.and(&self.eq(v[CUR], v[NEXT]));
-                    }
-                }
-                for (j, x) in lhs.iter().enumerate() {
-                    result = result.and(&self.eq(self.var(*x, CUR), self.enc.ret[j]));
-                }
+                let unchanged = self
+                    .enc
+                    .global
+                    .iter()
+                    .enumerate()
+                    .filter(|(g, _)| !lhs.contains(&VarRef::Global(*g)))
+                    .map(|(_, v)| self.eq(v[CUR], v[NEXT]));
+                let assigned = lhs.iter().enumerate().map(|(j, x)| self.eq(self.var(*x, CUR), self.enc.ret[j]));
+                let result = Relation::new(&self.enc.set, unchanged.chain(assigned));
                 let lhs_locals_cur =
                     lhs.iter().filter_map(|x| if let VarRef::Local(i) = x { Some(self.enc.local[*i][CUR]) } else { None }).collect();
                 CompiledEdge::Call { bind, callee: q, lhs, result, lhs_locals_cur }
             }
             Action::Return(values) => {
                 let possible: Vec<(Bdd, Bdd)> = values.iter().map(|e| self.compile(info, e)).collect();
-                let mut relation = self.enc.set.mk_true();
-                for (j, pv) in possible.iter().enumerate() {
-                    relation = relation.and(&self.choice(self.enc.ret[j], pv));
-                }
+                let relation = Relation::new(&self.enc.set, possible.iter().enumerate().map(|(j, pv)| self.choice(self.enc.ret[j], pv)));
                 CompiledEdge::Return { relation, possible }
             }
         }
@@ -438,16 +488,16 @@ impl Engine {
 
     /// Caller states after the call: `states` at the call node, bound to the callee's formals,
     /// joined with `summary` of `q`, results assigned.
-    fn apply_summary(&self, states: &Bdd, bind: &Bdd, q: usize, summary: &Bdd, result: &Bdd, lhs_locals_cur: &[BddVariable]) -> Bdd {
+    fn apply_summary(&self, states: &Bdd, bind: &Relation, q: usize, summary: &Bdd, result: &Relation, lhs_locals_cur: &[BddVariable]) -> Bdd {
         let kq = self.info[q].formals;
-        let a = states.and(bind);
+        let a = bind.and(states);
         let mut over: Vec<BddVariable> = self.global_cur.clone();
         over.extend((0..kq).map(|i| self.enc.local[i][NEXT]));
         let b = rel_prod(&a, summary, &over);
         let b1 = b.exists(lhs_locals_cur);
         let mut over2 = self.global_next.clone();
         over2.extend(self.enc.ret.iter().copied());
-        rel_prod(&b1, result, &over2)
+        result.image(&b1, &over2)
     }
 
     fn add(&mut self, p: usize, n: usize, states: &Bdd, tag: u32) {
@@ -459,7 +509,8 @@ impl Engine {
     /// caller's predicates that the call changes are stale until the update right after the
     /// call (C2BP §4.5.3), so `enforce` may not hold yet.
     fn add_unenforced(&mut self, p: usize, n: usize, s: &Bdd, tag: u32) {
-        let new = s.and_not(&self.path_edges[p][n]);
+        let live = if self.dead[p][n].is_empty() { s.clone() } else { s.exists(&self.dead[p][n]) };
+        let new = live.and_not(&self.path_edges[p][n]);
         if new.is_false() {
             return;
         }
@@ -498,7 +549,7 @@ impl Engine {
                 CompiledEdge::Filter(f) => Some(delta.and(f)),
                 CompiledEdge::Assign { relation, lhs, .. } => {
                     let cur: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
-                    let x = rel_prod(&delta, relation, &cur);
+                    let x = relation.image(&delta, &cur);
                     let pairs: Vec<(BddVariable, BddVariable)> =
                         lhs.iter().map(|x| (self.var(*x, NEXT), self.var(*x, CUR))).collect();
                     Some(self.rename(&x, &pairs))
@@ -509,7 +560,7 @@ impl Engine {
                     // Entry states of the callee.
                     let mut quantified = self.all_entry.clone();
                     quantified.extend(self.all_local_cur.iter().copied());
-                    let x = rel_prod(&delta, bind, &quantified);
+                    let x = bind.image(&delta, &quantified);
                     let pairs: Vec<(BddVariable, BddVariable)> =
                         (0..kq).map(|i| (self.enc.local[i][NEXT], self.enc.local[i][CUR])).collect();
                     let entry_states = self.rename(&x, &pairs).and(&self.info[q].initial);
@@ -521,7 +572,7 @@ impl Engine {
                 }
                 CompiledEdge::Return { relation, .. } => {
                     let kp = self.info[p].formals;
-                    let s0 = delta.and(relation);
+                    let s0 = relation.and(&delta);
                     let mut quantified = self.all_local_cur.clone();
                     quantified.extend(self.enc.local.iter().skip(kp).map(|v| v[ENTRY]));
                     let s1 = s0.exists(&quantified);
@@ -535,7 +586,7 @@ impl Engine {
                     if !new.is_false() {
                         self.summary[p] = self.summary[p].or(&new);
                         self.peak = self.peak.max(self.summary[p].size());
-                        self.summary_history[p].push((tag, new.clone()));
+                        self.summary_history[p].push((tag, self.summary[p].clone()));
                         // Apply only the new summary part at every call site of `p`.
                         // Snapshot first: states added now at one call site (tag `tag`) must not feed
                         // another call site in the same step; they are queued and processed later.
@@ -662,8 +713,15 @@ impl Engine {
 
     // ----- counterexamples -----
 
-    fn valuation(&self, p: usize, s: &BddValuation) -> Vec<(String, bool)> {
-        self.info[p].scope.iter().map(|(name, r)| (name.clone(), s.value(self.var(*r, CUR)))).collect()
+    /// The values in `s` of `p`'s variables in scope, except those dead at node `at`.
+    fn valuation(&self, p: usize, at: usize, s: &BddValuation) -> Vec<(String, bool)> {
+        self.info[p]
+            .scope
+            .iter()
+            .map(|(name, r)| (name, self.var(*r, CUR)))
+            .filter(|(_, v)| !self.dead[p][at].contains(v))
+            .map(|(name, v)| (name.clone(), s.value(v)))
+            .collect()
     }
 
     /// Literals fixing the entry and current copies of `p`'s variables to `s`, except `skip_cur`.
@@ -684,9 +742,11 @@ impl Engine {
         self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&values))
     }
 
+    /// Whether `s` at `p`'s entry node is an initial state (formals dead there are free).
     fn is_initial(&self, p: usize, s: &BddValuation) -> bool {
+        let dead = &self.dead[p][self.cfgs[p].entry];
         self.enc.global.iter().all(|g| s.value(g[ENTRY]) == s.value(g[CUR]))
-            && self.enc.local.iter().take(self.info[p].formals).all(|l| s.value(l[ENTRY]) == s.value(l[CUR]))
+            && self.enc.local.iter().take(self.info[p].formals).all(|l| dead.contains(&l[CUR]) || s.value(l[ENTRY]) == s.value(l[CUR]))
     }
 
     /// The earliest history entry of `(p, n)` older than `before` meeting `pre`.
@@ -707,7 +767,8 @@ impl Engine {
         self.earliest(p, n, u32::MAX, &cube).map(|(t, _)| t).unwrap_or(0)
     }
 
-    fn step_for(&self, p: usize, n: usize, kind: StepKind, scope: usize, s: &BddValuation) -> TraceStep {
+    /// The step of `p` at node `n`, leading to state `s` at node `at` of `scope`.
+    fn step_for(&self, p: usize, n: usize, kind: StepKind, (scope, at): (usize, usize), s: &BddValuation) -> TraceStep {
         let stmt = self.cfgs[p].nodes[n].stmt;
         TraceStep {
             proc: ProcId(p as u32),
@@ -715,19 +776,19 @@ impl Engine {
             origin: stmt.and_then(|s| self.info[p].origins[s.0 as usize]),
             kind,
             scope: ProcId(scope as u32),
-            valuation: self.valuation(scope, s),
+            valuation: self.valuation(scope, at, s),
         }
     }
 
     fn trace(&self, entry: usize, error: ErrorFound) -> Result<Trace, String> {
         let tag = self.tag_of(error.proc, error.node, &error.state);
-        let last = self.step_for(error.proc, error.node, error.kind, error.proc, &error.state);
+        let last = self.step_for(error.proc, error.node, error.kind, (error.proc, error.node), &error.state);
         // Walk back to the activation of error.proc, then up through the callers is not
         // needed: the error's procedure activation was entered from a call whose context we
         // recover by continuing the search in the caller (see `back_to_root`).
         let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag)?;
         steps.push(last);
-        Ok(Trace { entry: ProcId(entry as u32), initial: self.valuation(entry, &initial), steps })
+        Ok(Trace { entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
     }
 
     /// Steps from the root activation to `(p, n, s)`; when `p`'s activation started from a call
@@ -766,7 +827,7 @@ impl Engine {
             return Err("no calling context found".to_string());
         };
         let (mut before, initial) = self.back_to_root(root, cp, cn, w, tag)?;
-        before.push(self.step_for(cp, cn, StepKind::Call { callee: ProcId(p as u32) }, p, &start));
+        before.push(self.step_for(cp, cn, StepKind::Call { callee: ProcId(p as u32) }, (p, self.cfgs[p].entry), &start));
         before.extend(steps);
         Ok((before, initial))
     }
@@ -785,23 +846,29 @@ impl Engine {
             let mut best: Option<(u32, usize, usize, BddValuation)> = None;
             for &(m, k) in &self.cfgs[p].preds[n] {
                 let limit = best.as_ref().map(|b| b.0).unwrap_or(t).min(t);
+                // The values of variables dead at `n` are arbitrary in `s`: no constraint.
+                let dead = &self.dead[p][n];
                 let pre = match &self.edges[p][m][k] {
-                    CompiledEdge::Identity => self.state_cube(p, &s, &[], true),
-                    CompiledEdge::Filter(f) => self.state_cube(p, &s, &[], true).and(f),
+                    CompiledEdge::Identity => self.state_cube(p, &s, dead, true),
+                    CompiledEdge::Filter(f) => self.state_cube(p, &s, dead, true).and(f),
                     CompiledEdge::Assign { lhs, possible, .. } => {
-                        let skip: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
+                        let mut skip: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
+                        skip.extend(dead);
                         let mut pre = self.state_cube(p, &s, &skip, true);
                         for (x, pv) in lhs.iter().zip(possible) {
-                            pre = pre.and(if s.value(self.var(*x, CUR)) { &pv.0 } else { &pv.1 });
+                            let v = self.var(*x, CUR);
+                            if !dead.contains(&v) {
+                                pre = pre.and(if s.value(v) { &pv.0 } else { &pv.1 });
+                            }
                         }
                         pre
                     }
                     CompiledEdge::Call { bind, callee, lhs, .. } => {
                         let q = *callee;
-                        let kq = self.info[q].formals;
-                        let skip: Vec<BddVariable> =
+                        let mut skip: Vec<BddVariable> =
                             lhs.iter().filter_map(|x| if let VarRef::Local(i) = x { Some(self.enc.local[*i][CUR]) } else { None }).collect();
-                        let caller = self.state_cube(p, &s, &skip, false).and(bind);
+                        skip.extend(dead);
+                        let caller = self.state_cube(p, &s, &skip, false);
                         let mut result = Vec::new();
                         for (g, v) in self.enc.global.iter().enumerate() {
                             let value = s.value(v[CUR]);
@@ -811,19 +878,19 @@ impl Engine {
                             }
                         }
                         for (j, x) in lhs.iter().enumerate() {
-                            if let VarRef::Local(_) = x {
-                                result.push((self.enc.ret[j], s.value(self.var(*x, CUR))));
+                            let v = self.var(*x, CUR);
+                            if matches!(x, VarRef::Local(_)) && !dead.contains(&v) {
+                                result.push((self.enc.ret[j], s.value(v)));
                             }
                         }
                         let result = self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&result));
-                        let mut summary = self.enc.set.mk_false();
-                        for (tag, part) in &self.summary_history[q] {
-                            if *tag <= t {
-                                summary = summary.or(part);
-                            }
-                        }
-                        let _ = kq;
-                        caller.and(&result).and(&summary)
+                        // The summary as it was at step `t`.
+                        let history = &self.summary_history[q];
+                        let known = history.partition_point(|(tag, _)| *tag <= t);
+                        let Some((_, summary)) = known.checked_sub(1).map(|i| &history[i]) else { continue };
+                        // Arguments dead after the call are free in `caller`: conjoin the binding
+                        // last, once the summary has fixed the callee's entry values.
+                        bind.and(&caller.and(&result).and(summary))
                     }
                     CompiledEdge::Return { .. } => continue,
                 };
@@ -839,12 +906,12 @@ impl Engine {
             let edge_kind = self.cfgs[p].nodes[m].edges[k].kind;
             if let CompiledEdge::Call { callee, .. } = &self.edges[p][m][k] {
                 let q = *callee;
-                let (callee_steps, callee_start, ret_step) = self.callee_run(p, m, q, &w, &s, t)?;
+                let (callee_steps, callee_start, ret_step) = self.callee_run((p, m, n), q, &w, &s, t)?;
                 rev.push(ret_step);
                 rev.extend(callee_steps.into_iter().rev());
-                rev.push(self.step_for(p, m, StepKind::Call { callee: ProcId(q as u32) }, q, &callee_start));
+                rev.push(self.step_for(p, m, StepKind::Call { callee: ProcId(q as u32) }, (q, self.cfgs[q].entry), &callee_start));
             } else {
-                rev.push(self.step_for(p, m, edge_kind, p, &s));
+                rev.push(self.step_for(p, m, edge_kind, (p, n), &s));
             }
             n = m;
             s = w;
@@ -854,11 +921,10 @@ impl Engine {
 
     /// The run of callee `q` called at `(p, m)` from caller state `w` (which also carries the
     /// callee's entry values in its next copies, exit globals and returned values) that returns
-    /// to caller state `after`: the callee's steps, its entry state and the return step.
+    /// to caller state `after` at node `n`: the callee's steps, its entry state and the return step.
     fn callee_run(
         &self,
-        p: usize,
-        m: usize,
+        (p, m, n): (usize, usize, usize),
         q: usize,
         w: &BddValuation,
         after: &BddValuation,
@@ -898,7 +964,7 @@ impl Engine {
             q,
             r,
             StepKind::Return { caller: ProcId(p as u32), call_stmt: self.cfgs[p].nodes[m].stmt.unwrap_or(StmtId(0)) },
-            p,
+            (p, n),
             after,
         );
         Ok((steps, start, ret_step))

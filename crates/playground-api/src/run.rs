@@ -149,6 +149,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
             .map(|l| l.to_string())
             .chain(request.options.error_labels.iter().cloned())
             .collect(),
+        eliminate_dead_variables: request.options.eliminate_dead_variables,
         ..model_check::Config::default()
     };
     let result = model_check::check_with_cancel(&program, &config, cancel);

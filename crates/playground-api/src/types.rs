@@ -53,6 +53,9 @@ pub struct Options {
     /// Boolean programs: labels whose reachability is an error, besides `ERROR` and `SLIC_ERROR`
     /// (Moped and Getafix ask whether a named label is reachable).
     pub error_labels: Vec<String>,
+    /// Boolean programs: quantify dead locals out of the reachable states (faster; the
+    /// invariants and trace valuations then leave dead variables out).
+    pub eliminate_dead_variables: bool,
 }
 
 impl Default for Options {
@@ -68,6 +71,7 @@ impl Default for Options {
             record_explanations: true,
             data_model: "LP64".to_string(),
             error_labels: Vec::new(),
+            eliminate_dead_variables: false,
         }
     }
 }

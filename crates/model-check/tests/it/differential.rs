@@ -20,21 +20,25 @@ fn compare(seed: u64, recursion: bool) -> (bool, bool) {
     let program = random_program(&params(seed, recursion));
     let diags = boolprog::validate(&program);
     assert!(diags.is_empty(), "seed {seed}: generated program invalid: {diags:?}\n{}", boolprog::print_bebop(&program).text);
-    let outcome = check(&program, &Config::default());
     let text = || boolprog::print_bebop(&program).text;
     let explicit = explicit::search(&program, 100_000, 8);
-    match (&outcome.verdict, &explicit) {
-        (Verdict::ErrorReachable, SearchResult::ErrorReachable) | (Verdict::Safe, SearchResult::Safe) => {}
-        (Verdict::ErrorReachable | Verdict::Safe, SearchResult::Unknown) => {}
-        (v, e) => panic!("seed {seed}: BDD says {v:?}, explicit search says {e:?}\n{}", text()),
-    }
-    if outcome.verdict == Verdict::ErrorReachable {
-        let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("seed {seed}: no trace {:?}\n{}", outcome.diagnostics, text()));
-        if let Err(e) = explicit::replay(&program, trace) {
-            panic!("seed {seed}: {e}\n{}\n{}", text(), format_trace(&program, trace));
+    // Dead variables kept or quantified out: the same verdict, and traces that replay.
+    let outcomes = [false, true].map(|eliminate_dead_variables| check(&program, &Config { eliminate_dead_variables, ..Config::default() }));
+    for outcome in &outcomes {
+        match (&outcome.verdict, &explicit) {
+            (Verdict::ErrorReachable, SearchResult::ErrorReachable) | (Verdict::Safe, SearchResult::Safe) => {}
+            (Verdict::ErrorReachable | Verdict::Safe, SearchResult::Unknown) => {}
+            (v, e) => panic!("seed {seed}: BDD says {v:?}, explicit search says {e:?}\n{}", text()),
+        }
+        if outcome.verdict == Verdict::ErrorReachable {
+            let trace = outcome.trace.as_ref().unwrap_or_else(|| panic!("seed {seed}: no trace {:?}\n{}", outcome.diagnostics, text()));
+            if let Err(e) = explicit::replay(&program, trace) {
+                panic!("seed {seed}: {e}\n{}\n{}", text(), format_trace(&program, trace));
+            }
         }
     }
-    (outcome.verdict == Verdict::ErrorReachable, explicit != SearchResult::Unknown)
+    assert_eq!(outcomes[0].verdict, outcomes[1].verdict, "seed {seed}\n{}", text());
+    (outcomes[0].verdict == Verdict::ErrorReachable, explicit != SearchResult::Unknown)
 }
 
 #[test]
@@ -61,20 +65,36 @@ fn recursive_random_programs_agree_with_explicit_search() {
 }
 
 /// For safe recursion-free programs, the invariant at every statement is exactly the set of
-/// valuations the explicit search reaches there.
+/// valuations the explicit search reaches there, and that set with the dead variables made
+/// arbitrary when they are quantified out.
 #[test]
 fn invariants_equal_explicit_reachable_sets() {
+    for eliminate_dead_variables in [false, true] {
+        invariants_equal_reachable_sets(eliminate_dead_variables);
+    }
+}
+
+fn invariants_equal_reachable_sets(eliminate_dead_variables: bool) {
     let mut compared = 0;
+    let mut with_dead = 0;
     for seed in 2000..2150 {
         let program = random_program(&params(seed, false));
-        let outcome = check(&program, &Config::default());
+        let outcome = check(&program, &Config { eliminate_dead_variables, ..Config::default() });
         if outcome.verdict != Verdict::Safe {
             continue;
         }
         let Some(reached) = explicit::reachable_valuations(&program, 100_000, 8) else { continue };
+        let cfgs = model_check::cfg::build(&program);
         for inv in &outcome.invariants {
             let empty = Default::default();
             let states = reached.get(&(inv.proc, inv.stmt)).unwrap_or(&empty);
+            let dead = if eliminate_dead_variables {
+                model_check::cfg::dead_locals(program.proc(inv.proc), &cfgs[inv.proc.0 as usize])[inv.stmt.0 as usize].clone()
+            } else {
+                Vec::new()
+            };
+            with_dead += usize::from(!dead.is_empty());
+            let same_live = |a: &[(String, bool)], b: &[(String, bool)]| a.iter().zip(b).all(|(x, y)| dead.contains(&x.0) || x == y);
             // Enumerate all valuations of the scope and compare membership.
             let scope: Vec<String> = {
                 let proc = program.proc(inv.proc);
@@ -100,7 +120,7 @@ fn invariants_equal_explicit_reachable_sets() {
                 }
                 assert_eq!(
                     in_invariant,
-                    states.contains(&valuation),
+                    states.iter().any(|s| same_live(s, &valuation)),
                     "seed {seed}, {:?} {:?}: {valuation:?} (invariant {})\n{}",
                     inv.proc,
                     inv.stmt,
@@ -112,4 +132,5 @@ fn invariants_equal_explicit_reachable_sets() {
         }
     }
     assert!(compared > 200, "compared {compared}");
+    assert!(!eliminate_dead_variables || with_dead > 50, "statements with dead variables: {with_dead}");
 }
