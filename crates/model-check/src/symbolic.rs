@@ -194,7 +194,14 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     let outcome = if let Some(error) = found {
         let mut diagnostics = diagnostics;
         let trace = if config.compute_trace {
-            match engine.trace(entry, error) {
+            let out_of_budget = || {
+                if cancelled() {
+                    Some("cancelled".to_string())
+                } else {
+                    config.time_budget_ms.filter(|&ms| start.elapsed().as_millis() as u64 >= ms).map(|ms| format!("time budget of {ms} ms exhausted"))
+                }
+            };
+            match engine.trace(entry, error, &out_of_budget) {
                 Ok(t) => Some(t),
                 Err(e) => {
                     diagnostics.push(Diagnostic::warning(Span::default(), format!("no counterexample: {e}")));
@@ -215,6 +222,9 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     outcome.statistics.time_ms = start.elapsed().as_secs_f64() * 1000.0;
     outcome
 }
+
+/// Why to stop a long computation now (budget exhausted, cancelled), if so.
+type Stop<'a> = dyn Fn() -> Option<String> + 'a;
 
 fn rel_prod(a: &Bdd, b: &Bdd, vars: &[BddVariable]) -> Bdd {
     Bdd::binary_op_with_exists(a, b, op_function::and, vars)
@@ -780,21 +790,22 @@ impl Engine {
         }
     }
 
-    fn trace(&self, entry: usize, error: ErrorFound) -> Result<Trace, String> {
+    /// The abstract counterexample to `error`; `stop` says why to give up (budget, cancel).
+    fn trace(&self, entry: usize, error: ErrorFound, stop: &Stop) -> Result<Trace, String> {
         let tag = self.tag_of(error.proc, error.node, &error.state);
         let last = self.step_for(error.proc, error.node, error.kind, (error.proc, error.node), &error.state);
         // Walk back to the activation of error.proc, then up through the callers is not
         // needed: the error's procedure activation was entered from a call whose context we
         // recover by continuing the search in the caller (see `back_to_root`).
-        let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag)?;
+        let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag, stop)?;
         steps.push(last);
         Ok(Trace { entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
     }
 
     /// Steps from the root activation to `(p, n, s)`; when `p`'s activation started from a call
     /// (not the root), continues in a caller whose call reaches that entry valuation.
-    fn back_to_root(&self, root: usize, p: usize, n: usize, s: BddValuation, t: u32) -> Result<(Vec<TraceStep>, BddValuation), String> {
-        let (steps, start, start_tag) = self.back_to_entry(p, n, s, t)?;
+    fn back_to_root(&self, root: usize, p: usize, n: usize, s: BddValuation, t: u32, stop: &Stop) -> Result<(Vec<TraceStep>, BddValuation), String> {
+        let (steps, start, start_tag) = self.back_to_entry(p, n, s, t, stop)?;
         if p == root && start_tag == 0 {
             return Ok((steps, start));
         }
@@ -826,7 +837,7 @@ impl Engine {
         let Some((tag, cp, cn, w)) = best else {
             return Err("no calling context found".to_string());
         };
-        let (mut before, initial) = self.back_to_root(root, cp, cn, w, tag)?;
+        let (mut before, initial) = self.back_to_root(root, cp, cn, w, tag, stop)?;
         before.push(self.step_for(cp, cn, StepKind::Call { callee: ProcId(p as u32) }, (p, self.cfgs[p].entry), &start));
         before.extend(steps);
         Ok((before, initial))
@@ -834,11 +845,14 @@ impl Engine {
 
     /// Steps inside one activation of `p` from its entry to `(n, s)` (reached at time `t`),
     /// with the entry state and its time stamp.
-    fn back_to_entry(&self, p: usize, n: usize, s: BddValuation, t: u32) -> Result<(Vec<TraceStep>, BddValuation, u32), String> {
+    fn back_to_entry(&self, p: usize, n: usize, s: BddValuation, t: u32, stop: &Stop) -> Result<(Vec<TraceStep>, BddValuation, u32), String> {
         let mut rev: Vec<TraceStep> = Vec::new();
         let (mut n, mut s, mut t) = (n, s, t);
         let entry = self.cfgs[p].entry;
         loop {
+            if let Some(reason) = stop() {
+                return Err(reason);
+            }
             if n == entry && self.is_initial(p, &s) {
                 return Ok((rev.into_iter().rev().collect(), s, t));
             }
@@ -906,7 +920,7 @@ impl Engine {
             let edge_kind = self.cfgs[p].nodes[m].edges[k].kind;
             if let CompiledEdge::Call { callee, .. } = &self.edges[p][m][k] {
                 let q = *callee;
-                let (callee_steps, callee_start, ret_step) = self.callee_run((p, m, n), q, &w, &s, t)?;
+                let (callee_steps, callee_start, ret_step) = self.callee_run((p, m, n), q, (&w, &s, t), stop)?;
                 rev.push(ret_step);
                 rev.extend(callee_steps.into_iter().rev());
                 rev.push(self.step_for(p, m, StepKind::Call { callee: ProcId(q as u32) }, (q, self.cfgs[q].entry), &callee_start));
@@ -926,9 +940,8 @@ impl Engine {
         &self,
         (p, m, n): (usize, usize, usize),
         q: usize,
-        w: &BddValuation,
-        after: &BddValuation,
-        t: u32,
+        (w, after, t): (&BddValuation, &BddValuation, u32),
+        stop: &Stop,
     ) -> Result<(Vec<TraceStep>, BddValuation, TraceStep), String> {
         let kq = self.info[q].formals;
         let mut want = Vec::new();
@@ -959,7 +972,7 @@ impl Engine {
         let Some((tag, r, sr)) = best else {
             return Err(format!("no return of procedure {q} found"));
         };
-        let (steps, start, _) = self.back_to_entry(q, r, sr, tag)?;
+        let (steps, start, _) = self.back_to_entry(q, r, sr, tag, stop)?;
         let ret_step = self.step_for(
             q,
             r,

@@ -48,6 +48,14 @@ fn run_file(name: &str) {
         }
         Verdict::Unknown(reason) => panic!("{name}: UNKNOWN ({reason})"),
     }
+    // Quantifying dead variables out changes neither the verdict nor the trace's validity.
+    let eliminated = check(&program, &Config { eliminate_dead_variables: true, ..config.clone() });
+    assert_eq!(eliminated.verdict, outcome.verdict, "{name}: verdict with dead variables eliminated");
+    if let Some(trace) = &eliminated.trace {
+        if let Err(e) = explicit::replay_with_error_labels(&program, trace, &error_labels()) {
+            panic!("{name}: trace without dead variables does not replay: {e}\n{}", format_trace(&program, trace));
+        }
+    }
     // The explicit search agrees (it may give up on deep recursion).
     match explicit::search_with_error_labels(&program, 200_000, 12, &error_labels()) {
         explicit::SearchResult::ErrorReachable => assert!(!expect_safe, "{name}: explicit search finds an error"),
@@ -106,4 +114,31 @@ fn partition_invariant_at_label_l_is_c2bp_s() {
     let inv = outcome.invariant_at_label(&program, "partition", "L").unwrap();
     // (curr != NULL) && (curr->val > v) && ((prev->val <= v) || (prev == NULL))
     assert_eq!(inv.text, "!{curr==NULL} && {curr->val>v} && (!{prev->val>v} || {prev==NULL})");
+}
+
+#[test]
+fn testdev_trace_leaves_dead_temporaries_out() {
+    let text = std::fs::read_to_string(dir().join("testdev.bp")).unwrap();
+    let (program, _) = boolprog::parse(&text);
+    let outcome = check(&program, &Config { eliminate_dead_variables: true, error_labels: error_labels(), ..Config::default() });
+    let trace = outcome.trace.expect("testdev is unsafe");
+    // `prm1` is shown only between its assignment and the call; `ret1` is never read.
+    expect_test::expect![[r#"
+        init main: {locked!=0}=0
+        main#0: {locked!=0} := 0;  [Normal]  {locked!=0}=0
+        main#1: prm1 := 1;  [Normal]  {locked!=0}=0 prm1=1
+        main#2: A: ret1, ret2 := testdev_open(prm1);  [call testdev_open]  {locked!=0}=0 {inode->i_rdev>>8=major}=1
+        testdev_open#0: assert({inode->i_rdev>>8=major});  [AssertPassed]  {locked!=0}=0 {inode->i_rdev>>8=major}=1
+        testdev_open#1: skip;  [Normal]  {locked!=0}=0 {inode->i_rdev>>8=major}=1
+        testdev_open#2: if (*) then  [BranchElse]  {locked!=0}=0 {inode->i_rdev>>8=major}=1
+        testdev_open#6: assume(!{locked!=0});  [Assume]  {locked!=0}=0 {inode->i_rdev>>8=major}=1
+        testdev_open#7: {locked!=0} := choose(1, 0);  [Normal]  {locked!=0}=1 {inode->i_rdev>>8=major}=1
+        testdev_open#8: {testdev_open=0} := choose(1, 0);  [Normal]  {locked!=0}=1 {inode->i_rdev>>8=major}=1 {testdev_open=0}=1
+        testdev_open#9: return {inode->i_rdev>>8=major}, {testdev_open=0};  [return to main]  {locked!=0}=1 ret2=1
+        main#3: if (ret2) then  [BranchThen]  {locked!=0}=1
+        main#4: prm1 := *;  [Normal]  {locked!=0}=1 prm1=0
+        main#5: B: ret1, ret2 := testdev_open(prm1);  [call testdev_open]  {locked!=0}=1 {inode->i_rdev>>8=major}=0
+        testdev_open#0: assert({inode->i_rdev>>8=major});  [AssertFailed]  {locked!=0}=1 {inode->i_rdev>>8=major}=0
+    "#]]
+    .assert_eq(&format_trace(&program, &trace));
 }

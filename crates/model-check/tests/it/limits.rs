@@ -37,6 +37,35 @@ fn cancellation_gives_unknown() {
 }
 
 #[test]
+fn cancellation_stops_the_counterexample_search() {
+    // An unsafe program whose counterexample goes through calls: count the polls of a full run
+    // (one per model-checking step, then one per backward step of the trace search).
+    let program = (0..50)
+        .map(|seed| random_program(&GeneratorParams { globals: 2, procs: 3, locals: 2, statements: 8, recursion: true, asserts: true, seed }))
+        .find(|p| {
+            let outcome = check(p, &Config::default());
+            outcome.verdict == Verdict::ErrorReachable && outcome.trace.as_ref().is_some_and(|t| t.steps.len() > 3)
+        })
+        .expect("an unsafe generated program");
+    let calls = std::cell::Cell::new(0u64);
+    let full = check_with_cancel(&program, &Config::default(), &|| {
+        calls.set(calls.get() + 1);
+        false
+    });
+    let steps = full.statistics.iterations;
+    assert!(calls.get() > steps, "the trace search polls too");
+    // Cancelled right after the error is found: the verdict stands, without a trace.
+    calls.set(0);
+    let cut = check_with_cancel(&program, &Config::default(), &|| {
+        calls.set(calls.get() + 1);
+        calls.get() > steps
+    });
+    assert_eq!(cut.verdict, Verdict::ErrorReachable);
+    assert!(cut.trace.is_none());
+    assert!(cut.diagnostics.iter().any(|d| d.message == "no counterexample: cancelled"), "{:?}", cut.diagnostics);
+}
+
+#[test]
 fn invalid_programs_are_unknown_with_diagnostics() {
     let (program, _) = boolprog::parse("void main() begin x := 1; end");
     let outcome = check(&program, &Config::default());
