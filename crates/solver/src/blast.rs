@@ -374,6 +374,55 @@ impl Circuit {
         (quotient, rem)
     }
 
+    /// Unsigned quotient and remainder by a constant `c > 0`: fresh `q` and `r` defined by
+    /// `a == q·c + r` (at a width where it cannot wrap) and `r < c`. They exist and are unique
+    /// for every `a`, so the definition holds in any context. Far smaller than the divider:
+    /// multiplying by a constant adds one shifted copy of `q` per one bit of `c`.
+    pub fn udiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
+        let w = a.len();
+        let wide = w + (128 - c.leading_zeros() as usize);
+        let q = self.fresh_bits(w as u32);
+        let r = self.fresh_bits(w as u32);
+        let zero_extend = |v: &[Lit]| -> Bits {
+            let mut v = v.to_vec();
+            v.resize(wide, Lit::FALSE);
+            v
+        };
+        let product = self.mul(&zero_extend(&q), &Self::constant(c, wide as u32));
+        let sum = self.add(&product, &zero_extend(&r));
+        let exact = self.eq(&sum, &zero_extend(a));
+        self.clause(&[exact]);
+        let below = self.ult(&r, &Self::constant(c, w as u32));
+        self.clause(&[below]);
+        (q, r)
+    }
+
+    /// Signed quotient and remainder (C: truncation toward zero) by a constant `c` with
+    /// `0 < c < 2^(w-1)`: fresh `q` and `r` with `a == q·c + r` exactly, `|r| < c`, and `r`
+    /// of the sign of `a` (or zero), as for [`Circuit::udiv_rem_by_constant`].
+    pub fn sdiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
+        let w = a.len();
+        let wide = w + (128 - c.leading_zeros() as usize) + 1;
+        let q = self.fresh_bits(w as u32);
+        let r = self.fresh_bits(w as u32);
+        let product = self.mul(&sign_extend(q.clone(), wide), &Self::constant(c, wide as u32));
+        let sum = self.add(&product, &sign_extend(r.clone(), wide));
+        let exact = self.eq(&sum, &sign_extend(a.to_vec(), wide));
+        self.clause(&[exact]);
+        let negative = a[w - 1];
+        // a >= 0: 0 <= r < c
+        let below = self.ult(&r, &Self::constant(c, w as u32));
+        self.clause(&[negative, !r[w - 1]]);
+        self.clause(&[negative, below]);
+        // a < 0: -c < r <= 0
+        let minus_c = Self::constant(c.wrapping_neg(), w as u32);
+        let above = self.slt(&minus_c, &r);
+        let positive_r = self.slt(&Self::constant(0, w as u32), &r);
+        self.clause(&[!negative, above]);
+        self.clause(&[!negative, !positive_r]);
+        (q, r)
+    }
+
     /// Signed quotient and remainder with SMT-LIB `bvsdiv`/`bvsrem` semantics.
     /// Sign-extended operands divide at one bit more than their width (`-2^(k-1) / -1`).
     pub fn sdiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
