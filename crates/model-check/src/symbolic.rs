@@ -116,8 +116,11 @@ struct Engine {
     queued: Vec<Vec<bool>>,
     queue: VecDeque<(usize, usize)>,
     summary: Vec<Bdd>,
-    /// Per procedure, the summary after each step that grew it: `(step, summary so far)`.
+    /// Per procedure, what each step that grew the summary added: `(step, new part)`.
     summary_history: Vec<Vec<(u32, Bdd)>>,
+    /// The trace search's summaries as they were after `summary_history[q][i]` (`(q, i)`),
+    /// computed on demand from the nearest one below.
+    summary_prefixes: std::cell::RefCell<HashMap<(usize, usize), Bdd>>,
     callers: Vec<Vec<(usize, usize)>>,
     step: u32,
     peak: usize,
@@ -262,6 +265,7 @@ impl Engine {
             queue: VecDeque::new(),
             summary: Vec::new(),
             summary_history: Vec::new(),
+            summary_prefixes: Default::default(),
             callers: vec![Vec::new(); program.procs.len()],
             step: 0,
             peak: 0,
@@ -596,7 +600,7 @@ impl Engine {
                     if !new.is_false() {
                         self.summary[p] = self.summary[p].or(&new);
                         self.peak = self.peak.max(self.summary[p].size());
-                        self.summary_history[p].push((tag, self.summary[p].clone()));
+                        self.summary_history[p].push((tag, new.clone()));
                         // Apply only the new summary part at every call site of `p`.
                         // Snapshot first: states added now at one call site (tag `tag`) must not feed
                         // another call site in the same step; they are queued and processed later.
@@ -759,6 +763,26 @@ impl Engine {
             && self.enc.local.iter().take(self.info[p].formals).all(|l| dead.contains(&l[CUR]) || s.value(l[ENTRY]) == s.value(l[CUR]))
     }
 
+    /// The summary of `q` as it was at step `t` (`None` when empty then).
+    fn summary_at(&self, q: usize, t: u32) -> Option<Bdd> {
+        let history = &self.summary_history[q];
+        let last = history.partition_point(|(tag, _)| *tag <= t).checked_sub(1)?;
+        let mut prefixes = self.summary_prefixes.borrow_mut();
+        if let Some(known) = prefixes.get(&(q, last)) {
+            return Some(known.clone());
+        }
+        // Start from the nearest computed prefix below, if any.
+        let (mut summary, from) = (0..last)
+            .rev()
+            .find_map(|i| prefixes.get(&(q, i)).map(|b| (b.clone(), i + 1)))
+            .unwrap_or_else(|| (self.enc.set.mk_false(), 0));
+        for (_, part) in &history[from..=last] {
+            summary = summary.or(part);
+        }
+        prefixes.insert((q, last), summary.clone());
+        Some(summary)
+    }
+
     /// The earliest history entry of `(p, n)` older than `before` meeting `pre`.
     fn earliest(&self, p: usize, n: usize, before: u32, pre: &Bdd) -> Option<(u32, BddValuation)> {
         for (tag, states) in &self.history[p][n] {
@@ -898,13 +922,10 @@ impl Engine {
                             }
                         }
                         let result = self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&result));
-                        // The summary as it was at step `t`.
-                        let history = &self.summary_history[q];
-                        let known = history.partition_point(|(tag, _)| *tag <= t);
-                        let Some((_, summary)) = known.checked_sub(1).map(|i| &history[i]) else { continue };
+                        let Some(summary) = self.summary_at(q, t) else { continue };
                         // Arguments dead after the call are free in `caller`: conjoin the binding
                         // last, once the summary has fixed the callee's entry values.
-                        bind.and(&caller.and(&result).and(summary))
+                        bind.and(&caller.and(&result).and(&summary))
                     }
                     CompiledEdge::Return { .. } => continue,
                 };
