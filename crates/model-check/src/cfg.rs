@@ -193,21 +193,14 @@ pub fn dead_locals(proc: &Procedure, cfg: &ProcCfg) -> Vec<Vec<String>> {
                 match &edge.action {
                     Action::Identity => {}
                     Action::Filter(e, _) => reads(e, &mut after),
-                    Action::Assign(lhs, rhs) => {
+                    // the assigned locals die, then the right-hand sides (arguments) are read
+                    Action::Assign(lhs, read) | Action::Call { lhs, args: read, .. } => {
                         for x in lhs {
                             if let Some(i) = index(x) {
                                 after[i] = false;
                             }
                         }
-                        rhs.iter().for_each(|e| reads(e, &mut after));
-                    }
-                    Action::Call { lhs, args, .. } => {
-                        for x in lhs {
-                            if let Some(i) = index(x) {
-                                after[i] = false;
-                            }
-                        }
-                        args.iter().for_each(|e| reads(e, &mut after));
+                        read.iter().for_each(|e| reads(e, &mut after));
                     }
                     Action::Return(values) => values.iter().for_each(|e| reads(e, &mut after)),
                 }

@@ -847,20 +847,20 @@ impl Encoder {
             }
             Div | Rem => {
                 let constant = Circuit::constant_value(&y).filter(|&c| c != 0);
-                let (q, r) = match power_of_two(&y) {
-                    Some(k) if !signed || k + 1 < w => self.divide_by_power_of_two(&x, k, signed),
-                    _ => match constant {
-                        Some(c) if !signed => self.circuit.udiv_rem_by_constant(&x, c),
-                        // 0 < c < 2^(w-1)
-                        Some(c) if signed && c >> (w - 1) == 0 => self.circuit.sdiv_rem_by_constant(&x, c),
-                        // c < 0 (not the minimum): x / c == -(x / -c), x % c == x % -c
-                        Some(c) if signed && (c.wrapping_neg() & ((1u128 << w) - 1)) >> (w - 1) == 0 => {
-                            let (q, r) = self.circuit.sdiv_rem_by_constant(&x, c.wrapping_neg() & ((1u128 << w) - 1));
-                            (self.circuit.neg(&q), r)
-                        }
-                        _ if signed => self.circuit.sdiv_rem(&x, &y),
-                        _ => self.circuit.udiv_rem(&x, &y),
-                    },
+                // a signed constant's magnitude, unless it is the minimum (no positive twin)
+                let negated = constant.map(|c| c.wrapping_neg() & crate::blast_mask(w));
+                let positive = |c: u128| c >> (w - 1) == 0;
+                let (q, r) = match (power_of_two(&y), constant, negated) {
+                    (Some(k), ..) if !signed || k + 1 < w => self.divide_by_power_of_two(&x, k, signed),
+                    (_, Some(c), _) if !signed => self.circuit.udiv_rem_by_constant(&x, c),
+                    (_, Some(c), _) if positive(c) => self.circuit.sdiv_rem_by_constant(&x, c),
+                    // c < 0: x / c == -(x / -c), x % c == x % -c
+                    (_, _, Some(m)) if positive(m) => {
+                        let (q, r) = self.circuit.sdiv_rem_by_constant(&x, m);
+                        (self.circuit.neg(&q), r)
+                    }
+                    _ if signed => self.circuit.sdiv_rem(&x, &y),
+                    _ => self.circuit.udiv_rem(&x, &y),
                 };
                 if op == Div {
                     q

@@ -115,13 +115,7 @@ impl Space {
                 }
                 let mut m: Monomial = ma.iter().chain(mb).copied().collect();
                 m.sort_unstable();
-                let term = ca.mul(*cb)?;
-                let sum = out.get(&m).copied().unwrap_or(Rat::ZERO).add(term)?;
-                if sum.is_zero() {
-                    out.remove(&m);
-                } else {
-                    out.insert(m, sum);
-                }
+                accumulate(&mut out, &m, ca.mul(*cb)?)?;
             }
         }
         Some(out)
@@ -165,14 +159,20 @@ fn scale(p: &Poly, k: Rat) -> Option<Poly> {
 fn add(a: &Poly, b: &Poly) -> Option<Poly> {
     let mut out = a.clone();
     for (m, c) in b {
-        let sum = out.get(m).copied().unwrap_or(Rat::ZERO).add(*c)?;
-        if sum.is_zero() {
-            out.remove(m);
-        } else {
-            out.insert(m.clone(), sum);
-        }
+        accumulate(&mut out, m, *c)?;
     }
     Some(out)
+}
+
+/// Adds `c·m` to `p`, dropping the term when its coefficient becomes zero (`None`: overflow).
+fn accumulate(p: &mut Poly, m: &Monomial, c: Rat) -> Option<()> {
+    let sum = p.get(m).copied().unwrap_or(Rat::ZERO).add(c)?;
+    if sum.is_zero() {
+        p.remove(m);
+    } else {
+        p.insert(m.clone(), sum);
+    }
+    Some(())
 }
 
 /// Polynomial equalities (of degree 2 or more) that hold at statements of the loops of `proc`,

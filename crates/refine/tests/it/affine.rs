@@ -1,15 +1,10 @@
 //! Karr's affine equalities at loop heads: the relations the examples need, nothing about
 //! variables assigned non-linearly, and every equality holds on concrete runs.
 
+use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
 use refine::affine::{loop_equalities, stride_congruences};
-
-fn lower_source(source: &str) -> Program {
-    let (program, diagnostics) = c_front::lower(source, "affine.c", &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
-    program.expect("lowered")
-}
 
 fn equalities(program: &Program) -> Vec<String> {
     let main = program.entry.expect("main");

@@ -12,7 +12,16 @@ use std::collections::{HashSet, VecDeque};
 fn lower(file: &str) -> Program {
     let path = format!("{}/../../tests/cegar/{file}", env!("CARGO_MANIFEST_DIR"));
     let source = std::fs::read_to_string(&path).expect("test program");
-    let (program, diagnostics) = c_front::lower(&source, file, &c_front::LowerOptions::default());
+    lower_named(&source, file)
+}
+
+/// A C program given inline (the analyses' tests).
+fn lower_source(source: &str) -> Program {
+    lower_named(source, "test.c")
+}
+
+fn lower_named(source: &str, file: &str) -> Program {
+    let (program, diagnostics) = c_front::lower(source, file, &c_front::LowerOptions::default());
     assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
     program.expect("lowered")
 }

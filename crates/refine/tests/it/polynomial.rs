@@ -2,15 +2,10 @@
 //! classic non-linear loops, none from the affine ones alone, and every reported equality
 //! holds on concrete runs.
 
+use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
 use refine::affine::polynomial_loop_equalities;
-
-fn lower_source(source: &str) -> Program {
-    let (program, diagnostics) = c_front::lower(source, "polynomial.c", &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
-    program.expect("lowered")
-}
 
 /// The equalities of `main`, as text, once each.
 fn equalities(program: &Program) -> Vec<String> {

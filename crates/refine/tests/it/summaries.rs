@@ -1,15 +1,10 @@
 //! Affine procedure summaries: the relations recursion needs, and the call-site relations hold
 //! on concrete runs.
 
+use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, StmtKind, Type};
 use refine::affine::call_relations;
-
-fn lower_source(source: &str) -> Program {
-    let (program, diagnostics) = c_front::lower(source, "summaries.c", &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
-    program.expect("lowered")
-}
 
 fn relations_of(program: &Program, name: &str) -> Vec<String> {
     let proc = program.proc_ids().find(|&p| program.proc(p).name == name).expect("procedure");
