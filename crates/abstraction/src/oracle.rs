@@ -1,9 +1,9 @@
 //! The decision procedure behind the strengthening traits: cube implications through the
 //! caching `solver::Solver` session, and all-SAT enumeration in its incremental `Context`.
 
-use crate::strengthen::{EnumeratedValuation, ImplicationOracle, Literal, QueryAnswer, ValuationOracle, Verdict};
+use crate::strengthen::{EnumeratedValuation, Enumeration, ImplicationOracle, Literal, QueryAnswer, ValuationOracle, Verdict};
 use c_ir::{Expr, Program};
-use solver::{Answer, SolveResult, Solver};
+use solver::{Answer, Lit, SolveResult, Solver};
 use web_time::Instant;
 
 /// Cube checks `E(cube) ⇒ ±ψ` where cube variable `i` stands for `interpretations[i]`.
@@ -24,6 +24,26 @@ pub struct SolverOracle<'a> {
     /// SAT conflicts one enumeration, or one implication query, may spend
     /// ([`crate::AbstractionConfig::enumeration_conflicts`]).
     pub conflict_budget: Option<u64>,
+    /// Set by [`ImplicationOracle::prepare`]: the lattice's own incremental context.
+    pub lattice: Option<LatticeContext>,
+}
+
+/// A lattice search's incremental context: the cone predicates, `ψ` and the side condition
+/// encoded once; each cube query is one `solve` under assumptions, and its model gives the
+/// counter-model's valuation of the whole cone.
+pub struct LatticeContext {
+    context: solver::Context,
+    /// The literal of each cone predicate, by predicate index.
+    literals: std::collections::HashMap<u32, Lit>,
+    /// The cone predicates' literals in cone order.
+    cone: Vec<Lit>,
+    goal: Lit,
+    side: Option<Lit>,
+}
+
+/// Whether `deadline` has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// States sampled before an enumeration over formulas that multiply variables
@@ -32,7 +52,71 @@ const SAMPLES: u64 = 64;
 
 impl SolverOracle<'_> {
     fn out_of_time(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        past(self.deadline)
+    }
+
+    /// A fresh context over the slim program for `formulas`, at a small-model pointer width
+    /// when they only compare pointers (`None` without `fresh_context`).
+    fn fresh(&self, formulas: &[&Expr]) -> Option<solver::Context> {
+        let (program, config) = self.fresh_context?;
+        let bits = crate::width::pointer_bits_for(program, formulas, config.pointer_bits);
+        Some(if bits == config.pointer_bits {
+            solver::Context::new(program, config)
+        } else {
+            solver::Context::new(program, &solver::SolverConfig { pointer_bits: bits, ..config.clone() })
+        })
+    }
+
+    /// The lattice context for `cone`, unless a formula multiplies variables (the session's
+    /// queries then guess models, see `solver::Solver`) or cannot be encoded.
+    fn lattice_context(&self, cone: &[u32]) -> Option<LatticeContext> {
+        let mut formulas: Vec<&Expr> = cone.iter().map(|&i| self.interpretations.get(i as usize)).collect::<Option<_>>()?;
+        formulas.push(self.goal);
+        formulas.extend(self.assumption);
+        if formulas.iter().copied().any(solver::has_product) {
+            return None;
+        }
+        let mut context = self.fresh(&formulas)?;
+        let mut literals = std::collections::HashMap::new();
+        let mut ordered = Vec::with_capacity(cone.len());
+        for &i in cone {
+            let l = context.literal(&self.interpretations[i as usize]).ok()?;
+            literals.insert(i, l);
+            ordered.push(l);
+        }
+        let goal = context.literal(self.goal).ok()?;
+        let side = match self.assumption {
+            Some(a) => Some(context.literal(a).ok()?),
+            None => None,
+        };
+        Some(LatticeContext { context, literals, cone: ordered, goal, side })
+    }
+
+    /// `cube ⇒ ±ψ` in the lattice context, with the counter-model's valuation when refuted.
+    fn lattice_query(&mut self, cube: &[Literal], goal_positive: bool) -> Option<QueryAnswer> {
+        let budget = self.conflict_budget;
+        let lattice = self.lattice.as_mut()?;
+        let mut assumptions: Vec<Lit> = lattice.side.into_iter().collect();
+        for l in cube {
+            let lit = *lattice.literals.get(&l.predicate)?;
+            assumptions.push(if l.positive { lit } else { !lit });
+        }
+        assumptions.push(if goal_positive { !lattice.goal } else { lattice.goal });
+        let start = Instant::now();
+        lattice.context.set_conflict_budget(budget);
+        let result = lattice.context.solve(&assumptions);
+        lattice.context.set_conflict_budget(None);
+        let micros = start.elapsed().as_micros() as u64;
+        let (verdict, model) = match result {
+            SolveResult::Unsat => (Verdict::Valid, None),
+            SolveResult::Unknown => (Verdict::Unknown, None),
+            SolveResult::Sat => {
+                let context = &lattice.context;
+                let values = lattice.cone.iter().map(|&l| context.model_value_of_literal(l)).collect();
+                (Verdict::Invalid, Some(EnumeratedValuation { values, goal: context.model_value_of_literal(lattice.goal) }))
+            }
+        };
+        Some(QueryAnswer { verdict, cached: false, micros, model })
     }
 }
 
@@ -60,7 +144,10 @@ impl SolverOracle<'_> {
 impl ImplicationOracle for SolverOracle<'_> {
     fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer {
         if self.out_of_time() {
-            return QueryAnswer { verdict: Verdict::Unknown, cached: false, micros: 0 };
+            return QueryAnswer { verdict: Verdict::Unknown, cached: false, micros: 0, model: None };
+        }
+        if let Some(answer) = self.lattice_query(cube, goal_positive) {
+            return answer;
         }
         let premises = self.premises(cube);
         let conclusion = self.conclusion(goal_positive);
@@ -76,7 +163,11 @@ impl ImplicationOracle for SolverOracle<'_> {
             Answer::No => Verdict::Invalid,
             Answer::Unknown(_) => Verdict::Unknown,
         };
-        QueryAnswer { verdict, cached, micros: if cached { 0 } else { micros } }
+        QueryAnswer { verdict, cached, micros: if cached { 0 } else { micros }, model: None }
+    }
+
+    fn prepare(&mut self, cone: &[u32]) {
+        self.lattice = if self.out_of_time() { None } else { self.lattice_context(cone) };
     }
 
     fn describe_query(&self, cube: &[Literal], goal_positive: bool) -> String {
@@ -91,98 +182,74 @@ impl ImplicationOracle for SolverOracle<'_> {
 }
 
 impl ValuationOracle for SolverOracle<'_> {
-    fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Option<Vec<EnumeratedValuation>> {
+    fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Enumeration {
         let goal = self.goal;
-        let joint = self.enumerate_goals(cone, &[goal], limit, solver_calls)?;
-        Some(joint.into_iter().map(|(values, goals)| EnumeratedValuation { values, goal: goals[0] }).collect())
+        let single = |joint: Vec<(Vec<bool>, Vec<bool>)>| joint.into_iter().map(|(values, goals)| EnumeratedValuation { values, goal: goals[0] }).collect();
+        self.enumerate_goals(cone, &[goal], limit, solver_calls).map(single).map_err(single)
     }
 }
 
 impl SolverOracle<'_> {
     /// All satisfiable combinations (valuation of `cone`, values of `goals`), by all-SAT with
-    /// blocking clauses over those literals; `None` if cut short by `limit` or the solver.
-    pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Option<Vec<(Vec<bool>, Vec<bool>)>> {
-        let deadline = self.deadline;
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+    /// blocking clauses over those literals; `Err` with those found so far if cut short by
+    /// `limit`, the conflict budget or the deadline.
+    pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Result<Vec<(Vec<bool>, Vec<bool>)>, Vec<(Vec<bool>, Vec<bool>)>> {
+        if self.out_of_time() {
             // past the budget: do not even encode (the caller falls back to the coarse answer)
-            return None;
+            return Err(Vec::new());
         }
-        let mut own;
-        let context = match self.fresh_context {
-            Some((program, config)) => {
-                // a small-model pointer width when the formulas only compare pointers
-                let mut formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).collect();
-                formulas.extend(goals.iter().copied());
-                formulas.extend(self.assumption);
-                let bits = crate::width::pointer_bits_for(program, &formulas, config.pointer_bits);
-                let narrowed;
-                let config = if bits == config.pointer_bits {
-                    config
-                } else {
-                    narrowed = solver::SolverConfig { pointer_bits: bits, ..config.clone() };
-                    &narrowed
-                };
-                own = solver::Context::new(program, config);
-                &mut own
-            }
+        let mut formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).collect();
+        formulas.extend(goals.iter().copied());
+        formulas.extend(self.assumption);
+        let mut own = self.fresh(&formulas);
+        let context = match own.as_mut() {
+            Some(own) => own,
             None => self.solver.context(),
         };
-        let mut literals = Vec::with_capacity(cone.len());
-        for &i in cone {
-            let e = self.interpretations.get(i as usize)?;
-            literals.push(context.literal(e).ok()?);
+        let mut projection = Vec::with_capacity(cone.len() + goals.len());
+        for e in cone.iter().map(|&i| self.interpretations.get(i as usize)).chain(goals.iter().map(|&g| Some(g))) {
+            match e.map(|e| context.literal(e)) {
+                Some(Ok(l)) => projection.push(l),
+                _ => return Err(Vec::new()),
+            }
         }
-        let mut goal_literals = Vec::with_capacity(goals.len());
-        for g in goals {
-            goal_literals.push(context.literal(g).ok()?);
-        }
-        let side = match self.assumption {
-            Some(a) => Some(context.literal(a).ok()?),
+        let side = match self.assumption.map(|a| context.literal(a)) {
+            Some(Ok(l)) => Some(l),
+            Some(Err(_)) => return Err(Vec::new()),
             None => None,
         };
         // Blocking clauses are guarded by an activation literal, retired at the end.
         let activation = context.new_literal();
-        let mut out = Vec::new();
-        let block = |context: &mut solver::Context, values: &[bool], goal_values: &[bool]| {
-            let mut blocking = vec![!activation];
-            for (&l, &v) in literals.iter().zip(values).chain(goal_literals.iter().zip(goal_values)) {
-                blocking.push(if v { !l } else { l });
-            }
-            context.add_clause(&blocking);
-        };
+        let mut found: Vec<Vec<bool>> = Vec::new();
         // Through multipliers the SAT solver can spend long on each satisfiable valuation:
         // the valuations of sampled states come first (each is one of an actual state).
         let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).chain(goals.iter().copied()).collect();
         if formulas.iter().copied().chain(self.assumption).any(solver::has_product) {
             for valuation in solver::sample_valuations(&formulas, self.assumption, self.program, context.config(), SAMPLES) {
-                let (values, goal_values) = valuation.split_at(cone.len());
-                block(context, values, goal_values);
-                out.push((values.to_vec(), goal_values.to_vec()));
+                let mut blocking = vec![!activation];
+                blocking.extend(projection.iter().zip(&valuation).map(|(&l, &v)| if v { !l } else { l }));
+                context.add_clause(&blocking);
+                found.push(valuation);
             }
         }
+        let sampled = found.len();
         context.set_conflict_budget(self.conflict_budget);
-        let assumptions: Vec<solver::Lit> = std::iter::once(activation).chain(side).collect();
-        let result = loop {
-            if deadline.is_some_and(|d| Instant::now() >= d) || out.len() > limit {
-                break None;
-            }
-            *solver_calls += 1;
-            match context.solve(&assumptions) {
-                SolveResult::Sat => {
-                    let values: Vec<bool> = literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
-                    let goal_values: Vec<bool> = goal_literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
-                    block(context, &values, &goal_values);
-                    out.push((values, goal_values));
-                    if out.len() > limit {
-                        break None;
-                    }
-                }
-                SolveResult::Unsat => break Some(()),
-                SolveResult::Unknown => break None,
-            }
-        };
+        let assumptions: Vec<Lit> = std::iter::once(activation).chain(side).collect();
+        let complete = context.enumerate(&assumptions, activation, &projection, limit, &mut found);
         context.set_conflict_budget(None);
         context.add_clause(&[!activation]);
-        result.map(|()| out)
+        *solver_calls += 1 + (found.len() - sampled) as u64;
+        let out = found
+            .into_iter()
+            .map(|mut values| {
+                let goal_values = values.split_off(cone.len());
+                (values, goal_values)
+            })
+            .collect();
+        if complete && !self.out_of_time() {
+            Ok(out)
+        } else {
+            Err(out)
+        }
     }
 }

@@ -81,6 +81,9 @@ pub struct QueryAnswer {
     pub cached: bool,
     /// Microseconds spent (0 when cached).
     pub micros: u64,
+    /// For a refuted implication, when the oracle can tell: the counter-model's valuation of
+    /// the cone given to [`ImplicationOracle::prepare`] (in its order) and its value of `ψ`.
+    pub model: Option<EnumeratedValuation>,
 }
 
 /// "Does the conjunction of `cube` imply the goal (or its negation)?" for the lattice strategy.
@@ -89,6 +92,9 @@ pub trait ImplicationOracle {
     fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer;
     /// The query in C syntax, for the lattice view (only called when recording).
     fn describe_query(&self, cube: &[Literal], goal_positive: bool) -> String;
+    /// Called before the queries of one lattice search over `cone` (sorted, deduplicated). An
+    /// oracle that reports counter-models ([`QueryAnswer::model`]) reports them over this cone.
+    fn prepare(&mut self, _cone: &[u32]) {}
 }
 
 /// One valuation found by all-SAT enumeration: values of the cone predicates (in cone order)
@@ -102,11 +108,16 @@ pub struct EnumeratedValuation {
 /// The exact strategy's access to the decision procedure.
 pub trait ValuationOracle {
     /// Every combination (valuation of `cone`, value of `ψ`) that is satisfiable, by all-SAT
-    /// enumeration with blocking clauses. Returns `None` when the enumeration was cut short
-    /// (then the caller must fall back to a sound over-approximation). `solver_calls` is
-    /// incremented once per `solve`.
-    fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Option<Vec<EnumeratedValuation>>;
+    /// enumeration with blocking clauses. `Err` holds the combinations found before the
+    /// enumeration was cut short (then the caller must fall back to a sound
+    /// over-approximation; they are real models, see [`lattice_strengthen_seeded`]).
+    /// `solver_calls` is incremented once per `solve`.
+    fn enumerate(&mut self, cone: &[u32], limit: usize, solver_calls: &mut u64) -> Enumeration;
 }
+
+/// What an all-SAT enumeration found: `Ok` all combinations, `Err` those found before it was
+/// cut short.
+pub type Enumeration = Result<Vec<EnumeratedValuation>, Vec<EnumeratedValuation>>;
 
 /// What happened to one cube of the lattice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -215,10 +226,39 @@ pub struct Strengthening {
     /// Every query was decided and no enumeration was cut short: the result is the one any
     /// other run would compute (only complete results may be reused, see `cache`).
     pub complete: bool,
+    /// The combinations an enumeration found before it was cut short (empty otherwise): real
+    /// models, which spare a fallback lattice search most of its queries.
+    pub partial: Vec<EnumeratedValuation>,
 }
 
+/// Known models of the cone (valuations in cone order with the value of `ψ`): a cube that one
+/// of them satisfies with the opposite value of `ψ` implies neither side it is asked about.
+struct Models {
+    cone: Vec<u32>,
+    known: Vec<EnumeratedValuation>,
+}
+
+impl Models {
+    /// Whether a known model satisfies `cube` and gives `ψ` the value `!goal_positive`.
+    fn refute(&self, cube: &[Literal], goal_positive: bool) -> bool {
+        let positions: Vec<(usize, bool)> =
+            cube.iter().filter_map(|l| Some((self.cone.binary_search(&l.predicate).ok()?, l.positive))).collect();
+        if positions.len() != cube.len() {
+            return false;
+        }
+        self.known.iter().any(|m| m.goal != goal_positive && positions.iter().all(|&(i, v)| m.values.get(i) == Some(&v)))
+    }
+    fn learn(&mut self, model: EnumeratedValuation) {
+        if model.values.len() == self.cone.len() {
+            self.known.push(model);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn answer_query(
     oracle: &mut dyn ImplicationOracle,
+    models: &mut Models,
     cube: &[Literal],
     goal_positive: bool,
     settings: &StrengthenSettings,
@@ -226,7 +266,22 @@ fn answer_query(
     queries: &mut Vec<QueryRecord>,
     complete: &mut bool,
 ) -> Verdict {
+    if models.refute(cube, goal_positive) {
+        counters.cache_hits += 1;
+        if settings.record {
+            queries.push(QueryRecord {
+                text: format!("{}   (refuted by a known model)", oracle.describe_query(cube, goal_positive)),
+                answer: Verdict::Invalid,
+                cached: true,
+                micros: 0,
+            });
+        }
+        return Verdict::Invalid;
+    }
     let answer = oracle.cube_implies(cube, goal_positive);
+    if let Some(model) = answer.model {
+        models.learn(model);
+    }
     if answer.verdict == Verdict::Unknown {
         *complete = false;
     }
@@ -254,6 +309,20 @@ fn is_subset(small: &[Literal], big: &[Literal]) -> bool {
 /// length; each cube is checked against `ψ` and `¬ψ`; supersets of cubes that imply either are
 /// pruned, so the results are the prime implicants of `F(ψ)` and `F(¬ψ)`.
 pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, settings: &StrengthenSettings) -> Strengthening {
+    lattice_strengthen_seeded(cone, oracle, settings, Vec::new())
+}
+
+/// [`lattice_strengthen`] knowing some models already: `seed` holds satisfiable combinations
+/// (valuation of the sorted `cone`, value of `ψ`), e.g. from an enumeration cut short. A query
+/// that a known model refutes is answered without the oracle (counted as a cache hit); every
+/// counter-model the oracle reports joins them. The result is the same, with fewer queries:
+/// most cubes of a large cone imply neither side, and one model refutes many of them.
+pub fn lattice_strengthen_seeded(
+    cone: &[u32],
+    oracle: &mut dyn ImplicationOracle,
+    settings: &StrengthenSettings,
+    seed: Vec<EnumeratedValuation>,
+) -> Strengthening {
     let mut counters = StrengthenCounters::default();
     let mut lattice = Vec::new();
     let mut goal_cubes: Vec<Cube> = Vec::new();
@@ -262,6 +331,11 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();
     cone.dedup();
+    oracle.prepare(&cone);
+    let mut models = Models { cone: cone.clone(), known: Vec::new() };
+    for model in seed {
+        models.learn(model);
+    }
     // Work queue entries: a cube and the position in `cone` after its greatest predicate.
     let mut queue: std::collections::VecDeque<(Cube, usize)> = std::collections::VecDeque::new();
     queue.push_back((Vec::new(), 0));
@@ -282,10 +356,10 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
         }
         counters.cubes_visited += 1;
         let mut queries = Vec::new();
-        let outcome = if answer_query(oracle, &cube, true, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
+        let outcome = if answer_query(oracle, &mut models, &cube, true, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
             goal_cubes.push(cube.clone());
             CubeOutcome::ImpliesGoal
-        } else if !settings.goal_only && answer_query(oracle, &cube, false, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
+        } else if !settings.goal_only && answer_query(oracle, &mut models, &cube, false, settings, &mut counters, &mut queries, &mut complete) == Verdict::Valid {
             negated_cubes.push(cube.clone());
             CubeOutcome::ImpliesNegatedGoal
         } else {
@@ -309,6 +383,7 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
         lattice,
         exact: None,
         complete,
+        partial: Vec::new(),
     }
 }
 
@@ -320,12 +395,16 @@ pub fn exact_strengthen(cone: &[u32], oracle: &mut dyn ValuationOracle, settings
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();
     cone.dedup();
-    let enumerated = oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls);
-    let Some(valuations) = enumerated else {
-        let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
-        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: false };
-    };
-    exact_from_valuations(&cone, valuations, counters, settings)
+    match oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls) {
+        Ok(valuations) => exact_from_valuations(&cone, valuations, counters, settings),
+        Err(partial) => cut_short(counters, settings, partial),
+    }
+}
+
+/// The sound answer `F = false` of an enumeration cut short, keeping what it found.
+fn cut_short(counters: StrengthenCounters, settings: &StrengthenSettings, partial: Vec<EnumeratedValuation>) -> Strengthening {
+    let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
+    Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: false, partial }
 }
 
 /// The exact strategy's second half: minimise `F(ψ)` and `F(¬ψ)` from the enumerated
@@ -346,7 +425,7 @@ pub fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>,
         negated_goal_primes: rename(&minimised.negated_goal_primes),
         truncated: false,
     });
-    Strengthening { goal, negated_goal, counters, lattice: Vec::new(), exact, complete: true }
+    Strengthening { goal, negated_goal, counters, lattice: Vec::new(), exact, complete: true, partial: Vec::new() }
 }
 
 /// `F(false)` by the exact strategy: the valuations of the cone predicates that are
@@ -356,9 +435,9 @@ pub fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, setti
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();
     cone.dedup();
-    let Some(valuations) = oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls) else {
-        let exact = settings.record.then(|| ExactRecord { truncated: true, ..ExactRecord::default() });
-        return Strengthening { goal: Dnf::falsity(), negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: false };
+    let valuations = match oracle.enumerate(&cone, settings.enumeration_limit, &mut counters.solver_calls) {
+        Ok(valuations) => valuations,
+        Err(partial) => return cut_short(counters, settings, partial),
     };
     counters.cubes_visited += valuations.len() as u64;
     let consistent: Vec<&[bool]> = valuations.iter().map(|v| v.values.as_slice()).collect();
@@ -372,7 +451,7 @@ pub fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, setti
         negated_goal_primes: Vec::new(),
         truncated: false,
     });
-    Strengthening { goal: Dnf { cubes: rename(&cover) }, negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: true }
+    Strengthening { goal: Dnf { cubes: rename(&cover) }, negated_goal: Dnf::falsity(), counters, lattice: Vec::new(), exact, complete: true, partial: Vec::new() }
 }
 
 #[cfg(test)]
@@ -385,6 +464,12 @@ mod tests {
         predicates: Vec<u64>,
         goal: u64,
         all: u64,
+        /// Report counter-models over this cone (set by `prepare` when `Some`).
+        cone: Option<Vec<u32>>,
+    }
+
+    fn worlds(predicates: Vec<u64>, goal: u64, all: u64) -> Worlds {
+        Worlds { predicates, goal, all, cone: None }
     }
 
     impl Worlds {
@@ -399,16 +484,28 @@ mod tests {
     impl ImplicationOracle for Worlds {
         fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer {
             let goal = if goal_positive { self.goal } else { !self.goal & self.all };
-            let valid = self.cube_worlds(cube) & !goal == 0;
-            QueryAnswer { verdict: if valid { Verdict::Valid } else { Verdict::Invalid }, cached: false, micros: 0 }
+            let counter = self.cube_worlds(cube) & !goal;
+            let model = self.cone.as_ref().filter(|_| counter != 0).map(|cone| {
+                let w = counter.trailing_zeros();
+                EnumeratedValuation {
+                    values: cone.iter().map(|&p| self.predicates[p as usize] >> w & 1 == 1).collect(),
+                    goal: self.goal >> w & 1 == 1,
+                }
+            });
+            QueryAnswer { verdict: if counter == 0 { Verdict::Valid } else { Verdict::Invalid }, cached: false, micros: 0, model }
         }
         fn describe_query(&self, cube: &[Literal], goal_positive: bool) -> String {
             format!("{cube:?} => {goal_positive}")
         }
+        fn prepare(&mut self, cone: &[u32]) {
+            if self.cone.is_some() {
+                self.cone = Some(cone.to_vec());
+            }
+        }
     }
 
     impl ValuationOracle for Worlds {
-        fn enumerate(&mut self, cone: &[u32], _limit: usize, calls: &mut u64) -> Option<Vec<EnumeratedValuation>> {
+        fn enumerate(&mut self, cone: &[u32], _limit: usize, calls: &mut u64) -> Enumeration {
             let mut out: Vec<EnumeratedValuation> = Vec::new();
             for w in 0..64 {
                 if self.all >> w & 1 == 0 {
@@ -424,8 +521,13 @@ mod tests {
                 }
             }
             *calls += 1;
-            Some(out)
+            Ok(out)
         }
+    }
+
+    fn exact_enumeration(worlds: &mut Worlds, cone: &[u32]) -> Vec<EnumeratedValuation> {
+        let mut calls = 0;
+        worlds.enumerate(cone, usize::MAX, &mut calls).unwrap_or_else(|partial| partial)
     }
 
     fn valuation_worlds(worlds: &Worlds, n: usize, bits: u32) -> u64 {
@@ -451,7 +553,7 @@ mod tests {
     #[test]
     fn x_less_than_five_example() {
         // worlds: x in 0..8; p0 = x<5, p1 = x==2; goal = WP(x=x+1, x<5) = x<4.
-        let mut worlds = Worlds { predicates: vec![0b11111, 0b100], goal: 0b1111, all: 0xff };
+        let mut worlds = worlds(vec![0b11111, 0b100], 0b1111, 0xff);
         let settings = StrengthenSettings::new(None, true);
         let lattice = lattice_strengthen(&[0, 1], &mut worlds, &settings);
         assert_eq!(lattice.goal.cubes, vec![vec![Literal::new(1, true)]]);
@@ -465,7 +567,7 @@ mod tests {
     #[test]
     fn max_cube_length_limits_the_search() {
         // goal = p0 && p1 needs a cube of length 2.
-        let mut worlds = Worlds { predicates: vec![0b1010, 0b1100], goal: 0b1000, all: 0b1111 };
+        let mut worlds = worlds(vec![0b1010, 0b1100], 0b1000, 0b1111);
         let settings = StrengthenSettings::new(Some(1), true);
         let result = lattice_strengthen(&[0, 1], &mut worlds, &settings);
         assert!(result.goal.is_false());
@@ -483,11 +585,7 @@ mod tests {
             seed in proptest::collection::vec(any::<u64>(), 6),
         ) {
             let all = (1u64 << world_count) - 1;
-            let mut worlds = Worlds {
-                predicates: (0..n).map(|i| seed[i] & all).collect(),
-                goal: seed[5] & all,
-                all,
-            };
+            let mut worlds = worlds((0..n).map(|i| seed[i] & all).collect(), seed[5] & all, all);
             let cone: Vec<u32> = (0..n as u32).collect();
             let settings = StrengthenSettings::new(None, true);
             let lattice = lattice_strengthen(&cone, &mut worlds, &settings);
@@ -502,6 +600,38 @@ mod tests {
                     prop_assert!(worlds.cube_worlds(&smaller) & !worlds.goal != 0);
                 }
             }
+        }
+        #[test]
+        fn known_models_spare_queries_without_changing_the_result(
+            n in 1usize..6,
+            world_count in 1u32..24,
+            seed in proptest::collection::vec(any::<u64>(), 6),
+            kept in any::<u64>(),
+            max_cube in 0usize..4,
+        ) {
+            let all = (1u64 << world_count) - 1;
+            let predicates: Vec<u64> = (0..n).map(|i| seed[i] & all).collect();
+            let cone: Vec<u32> = (0..n as u32).rev().collect();
+            let settings = StrengthenSettings::new(if max_cube == 0 { None } else { Some(max_cube) }, false);
+            let plain = lattice_strengthen(&cone, &mut worlds(predicates.clone(), seed[5] & all, all), &settings);
+            // counter-models reported by the oracle, plus some models known in advance
+            let mut reporting = worlds(predicates.clone(), seed[5] & all, all);
+            reporting.cone = Some(Vec::new());
+            let sorted: Vec<u32> = (0..n as u32).collect();
+            let known: Vec<EnumeratedValuation> = exact_enumeration(&mut worlds(predicates, seed[5] & all, all), &sorted)
+                .into_iter()
+                .enumerate()
+                .filter(|(i, _)| kept >> (i % 64) & 1 == 1)
+                .map(|(_, v)| v)
+                .collect();
+            let seeded = lattice_strengthen_seeded(&cone, &mut reporting, &settings, known);
+            prop_assert_eq!(&seeded.goal, &plain.goal);
+            prop_assert_eq!(&seeded.negated_goal, &plain.negated_goal);
+            prop_assert!(seeded.counters.solver_calls <= plain.counters.solver_calls);
+            prop_assert_eq!(
+                seeded.counters.solver_calls + seeded.counters.cache_hits,
+                plain.counters.solver_calls + plain.counters.cache_hits
+            );
         }
     }
 }

@@ -579,6 +579,20 @@ impl<'a> Translator<'a> {
 
     /// `F(ψ)` and `F(¬ψ)` over `vars`, where every query also assumes `assumption`.
     fn strengthen_under(&mut self, at: StmtRef, target: &str, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> (Dnf, Dnf) {
+        self.strengthen_seeded(at, target, goal, assumption, vars, None)
+    }
+
+    /// [`Self::strengthen_under`]; with `seed` (the models a joint enumeration found before it
+    /// was cut short, over the goal's cone) it goes straight to the fallback lattice.
+    fn strengthen_seeded(
+        &mut self,
+        at: StmtRef,
+        target: &str,
+        goal: &Expr,
+        assumption: Option<&Expr>,
+        vars: &CubeVariables,
+        seed: Option<Vec<strengthen::EnumeratedValuation>>,
+    ) -> (Dnf, Dnf) {
         self.statistics.strengthenings += 1;
         let goal = logic::simplify(goal);
         let shortcut = if assumption.is_some() { None } else { shortcut_for(&goal, vars) };
@@ -594,17 +608,17 @@ impl<'a> Translator<'a> {
             Some((pos, neg)) => {
                 self.statistics.shortcuts += 1;
                 let mut result =
-                    Strengthening { goal: pos, negated_goal: neg, counters: Default::default(), lattice: Vec::new(), exact: None, complete: true };
+                    Strengthening { goal: pos, negated_goal: neg, counters: Default::default(), lattice: Vec::new(), exact: None, complete: true, partial: Vec::new() };
                 if self.config.record_lattices && goal.as_const().is_none() {
                     // The lattice view still shows the cubes (not counted in the statistics);
                     // the result stays the syntactic one (equal modulo consistency).
-                    let shown = self.run_strategy(&goal, assumption, vars, &cone);
+                    let shown = self.run_strategy(&goal, assumption, vars, &cone, None);
                     result.lattice = shown.lattice;
                     result.exact = shown.exact;
                 }
                 result
             }
-            None => self.run_strategy(&goal, assumption, vars, &cone),
+            None => self.run_strategy(&goal, assumption, vars, &cone, seed),
         };
         self.account(at, target, &goal, vars, &cone, was_shortcut, &result);
         let complete = result.complete && !result.exact.as_ref().is_some_and(|e| e.truncated);
@@ -617,8 +631,9 @@ impl<'a> Translator<'a> {
 
     /// The exact strategy for several goals of one statement with a single enumeration over
     /// the union of their cones, projected to each goal's own cone (so each result equals the
-    /// separate computation). `None` when the enumeration was cut short.
-    fn joint_exact(&mut self, at: StmtRef, group: &[(String, Expr)], vars: &CubeVariables) -> Option<Vec<(Dnf, Dnf)>> {
+    /// separate computation). When the enumeration was cut short: `Err` with the models it
+    /// found, projected to each goal's cone.
+    fn joint_exact(&mut self, at: StmtRef, group: &[(String, Expr)], vars: &CubeVariables) -> Result<Vec<(Dnf, Dnf)>, Vec<Vec<strengthen::EnumeratedValuation>>> {
         let cones: Vec<Vec<u32>> =
             group.iter().map(|(_, g)| self.cone(g, vars)).collect();
         let mut union: Vec<u32> = cones.iter().flatten().copied().collect();
@@ -637,21 +652,32 @@ impl<'a> Translator<'a> {
                 assumption: None,
                 deadline: self.deadline,
                 conflict_budget: self.config.enumeration_conflicts,
+                lattice: None,
             };
             oracle.enumerate_goals(&union, &goals, settings.enumeration_limit, &mut calls)
         };
         self.statistics.prover_calls += calls;
-        let joint = enumerated?;
+        let project = |joint: &[(Vec<bool>, Vec<bool>)]| -> Vec<Vec<strengthen::EnumeratedValuation>> {
+            cones
+                .iter()
+                .enumerate()
+                .map(|(k, cone)| {
+                    let positions: Vec<usize> = cone.iter().filter_map(|c| union.iter().position(|u| u == c)).collect();
+                    let mut seen = HashSet::new();
+                    joint
+                        .iter()
+                        .map(|(values, goal_values)| strengthen::EnumeratedValuation { values: positions.iter().map(|&p| values[p]).collect(), goal: goal_values[k] })
+                        .filter(|v| seen.insert(v.clone()))
+                        .collect()
+                })
+                .collect()
+        };
+        let joint = match enumerated {
+            Ok(joint) => joint,
+            Err(partial) => return Err(project(&partial)),
+        };
         let mut out = Vec::new();
-        for (k, ((name, goal), cone)) in group.iter().zip(cones.iter()).enumerate() {
-            let positions: Vec<usize> = cone.iter().filter_map(|c| union.iter().position(|u| u == c)).collect();
-            let mut valuations: Vec<strengthen::EnumeratedValuation> = Vec::new();
-            for (values, goal_values) in &joint {
-                let v = strengthen::EnumeratedValuation { values: positions.iter().map(|&p| values[p]).collect(), goal: goal_values[k] };
-                if !valuations.contains(&v) {
-                    valuations.push(v);
-                }
-            }
+        for (((name, goal), cone), valuations) in group.iter().zip(cones.iter()).zip(project(&joint)) {
             self.statistics.strengthenings += 1;
             let result = strengthen::exact_from_valuations(cone, valuations, Default::default(), &settings);
             self.account(at, name, goal, vars, cone, false, &result);
@@ -659,29 +685,39 @@ impl<'a> Translator<'a> {
             self.memo_store(goal, None, vars, &pair);
             out.push(pair);
         }
-        Some(out)
+        Ok(out)
     }
 
-    fn run_strategy(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, cone: &[u32]) -> Strengthening {
+    /// `F(ψ)` and `F(¬ψ)` by the configured strategy. An exact enumeration cut short (or
+    /// `seed`, the models of one cut short before) leads to the lattice over short cubes,
+    /// seeded with the models found.
+    fn run_strategy(&mut self, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables, cone: &[u32], seed: Option<Vec<strengthen::EnumeratedValuation>>) -> Strengthening {
         let settings = self.settings(false);
         let mut formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
         formulas.push(goal);
         formulas.extend(assumption);
         let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => {
-                let exact = strengthen::exact_strengthen(cone, &mut oracle, &settings);
-                if exact.complete || past(self.deadline) {
-                    return exact;
-                }
-                // too many valuations, or too hard for the SAT solver: the lattice over short cubes
+                let (counters, record, partial) = match seed {
+                    Some(partial) => (Default::default(), None, partial),
+                    None => {
+                        let exact = strengthen::exact_strengthen(cone, &mut oracle, &settings);
+                        if exact.complete || past(self.deadline) {
+                            return exact;
+                        }
+                        (exact.counters, exact.exact, exact.partial)
+                    }
+                };
+                // too many valuations, or too hard for the SAT solver: the lattice over short
+                // cubes, spared most queries by the models the enumeration found
                 self.statistics.fallbacks += 1;
                 let short = settings.with_cubes_at_most(FALLBACK_CUBE_LENGTH);
-                let mut fallback = strengthen::lattice_strengthen(cone, &mut oracle, &short);
-                fallback.counters.add(&exact.counters);
-                fallback.exact = exact.exact;
+                let mut fallback = strengthen::lattice_strengthen_seeded(cone, &mut oracle, &short, partial);
+                fallback.counters.add(&counters);
+                fallback.exact = record;
                 fallback
             }
         }
@@ -727,7 +763,7 @@ impl<'a> Translator<'a> {
     /// The inconsistent valuations of the predicates `cone`, enumerated exactly.
     fn exact_inconsistency(&mut self, cone: &[u32], vars: &CubeVariables, settings: &StrengthenSettings) -> Strengthening {
         let truth = Expr::bool(true);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
         strengthen::exact_inconsistency(cone, &mut oracle, settings)
     }
 
@@ -778,6 +814,8 @@ impl<'a> Translator<'a> {
                 settings = settings.with_cubes_at_most(2);
             }
             let mut exact = None;
+            // consistent valuations an enumeration cut short found (goal `false`, as below)
+            let mut seed = Vec::new();
             if !pairwise && self.config.strategy == Strategy::Exact {
                 let result = self.exact_inconsistency(&cone, &vars, &settings);
                 if result.complete || past(self.deadline) {
@@ -786,6 +824,7 @@ impl<'a> Translator<'a> {
                     // too many consistent valuations or too hard: the inconsistent pairs only
                     self.statistics.fallbacks += 1;
                     settings = settings.with_cubes_at_most(2);
+                    seed = result.partial.into_iter().map(|v| strengthen::EnumeratedValuation { goal: false, ..v }).collect();
                 }
             }
             let result = match exact {
@@ -793,8 +832,8 @@ impl<'a> Translator<'a> {
                 None => {
                     let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
                     let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: None, assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts };
-                    strengthen::lattice_strengthen(&cone, &mut oracle, &settings)
+                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
+                    strengthen::lattice_strengthen_seeded(&cone, &mut oracle, &settings, seed)
                 }
             };
             self.account(at, "enforce", &falsity, &vars, &cone, false, &result);
@@ -988,6 +1027,8 @@ impl<'a> Translator<'a> {
             return vec![boolprog::Stmt::assign(items.into_iter().map(|i| i.0).collect(), values)];
         }
         let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::new();
+        // models of joint enumerations cut short, per item
+        let mut seeds: HashMap<usize, Vec<strengthen::EnumeratedValuation>> = HashMap::new();
         if self.config.strategy == Strategy::Exact {
             // One all-SAT enumeration for several predicates of the same statement.
             let joint: Vec<usize> = (0..items.len())
@@ -1009,20 +1050,20 @@ impl<'a> Translator<'a> {
             let chunks: Vec<Vec<usize>> = by_cone.into_iter().flat_map(|(_, m)| m.chunks(3).map(|c| c.to_vec()).collect::<Vec<_>>()).collect();
             for chunk in chunks.iter().filter(|c| c.len() >= 2) {
                 let group: Vec<(String, Expr)> = chunk.iter().map(|&j| (items[j].0.clone(), logic::simplify(&items[j].1))).collect();
-                if let Some(results) = self.joint_exact(at, &group, &vars) {
-                    for (&j, result) in chunk.iter().zip(results) {
-                        precomputed.insert(j, result);
-                    }
+                match self.joint_exact(at, &group, &vars) {
+                    Ok(results) => precomputed.extend(chunk.iter().copied().zip(results)),
+                    Err(partial) => seeds.extend(chunk.iter().copied().zip(partial)),
                 }
             }
         }
         let mut names = Vec::new();
         let mut values = Vec::new();
         for (j, (name, wp, assumption)) in items.into_iter().enumerate() {
-            let value = match precomputed.remove(&j) {
-                Some((pos, neg)) => choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names)),
-                None => self.choose_under(at, &name, &wp, assumption.as_ref(), &vars),
+            let (pos, neg) = match precomputed.remove(&j) {
+                Some(pair) => pair,
+                None => self.strengthen_seeded(at, &name, &wp, assumption.as_ref(), &vars, seeds.remove(&j)),
             };
+            let value = choose_expr(dnf_expr(&pos, &vars.names), dnf_expr(&neg, &vars.names));
             names.push(name);
             values.push(value);
         }

@@ -181,6 +181,20 @@ impl Context {
         r
     }
 
+    /// All-SAT projected on `projection` under `assumptions` (see
+    /// [`SatBackend::enumerate`]): appends each satisfiable valuation once to `found`; blocking
+    /// clauses are guarded by `guard`, one of the assumptions. `false` when cut short (more
+    /// than `limit` valuations, the conflict budget, the deadline).
+    pub fn enumerate(&mut self, assumptions: &[Lit], guard: Lit, projection: &[Lit], limit: usize, found: &mut Vec<Vec<bool>>) -> bool {
+        self.sat_calls += 1;
+        self.last = None;
+        if assumptions.contains(&Lit::FALSE) {
+            return true;
+        }
+        let assumptions: Vec<Lit> = assumptions.iter().copied().filter(|&l| l != Lit::TRUE).collect();
+        self.encoder.circuit.sat_mut().enumerate(&assumptions, guard, projection, limit, found)
+    }
+
     /// The value of `lit` in the last model (after [`SolveResult::Sat`]).
     pub fn model_value_of_literal(&self, lit: Lit) -> bool {
         if lit.is_constant() {

@@ -74,6 +74,45 @@ pub trait SatBackend {
     /// Makes later `solve` calls give up (`None`) after `conflicts` more conflicts in all
     /// (`None`: no limit), where the back end supports it.
     fn set_conflict_budget(&mut self, _conflicts: Option<u64>) {}
+    /// All-SAT projected on `projection`: appends to `found` every valuation of `projection`
+    /// (literal values, in order) that extends to a model under `assumptions`, once each.
+    /// Each is blocked by a clause guarded by `guard`, which must be one of the assumptions (the
+    /// caller retires the clauses by adding `!guard`). Returns whether the enumeration is
+    /// complete: `false` once `found` holds more than `limit` valuations or the solver gave up.
+    ///
+    /// This default solves once per valuation; a back end may do better.
+    fn enumerate(&mut self, assumptions: &[Lit], guard: Lit, projection: &[Lit], limit: usize, found: &mut Vec<Vec<bool>>) -> bool {
+        loop {
+            if found.len() > limit {
+                return false;
+            }
+            match self.solve(assumptions) {
+                Some(true) => {
+                    let values: Vec<bool> = projection.iter().map(|&l| literal_value(&*self, l)).collect();
+                    self.add_clause(&blocking_clause(guard, projection, &values));
+                    found.push(values);
+                }
+                Some(false) => return true,
+                None => return false,
+            }
+        }
+    }
+}
+
+/// The value of `lit` in the back end's last model (constants included).
+fn literal_value(backend: &(impl SatBackend + ?Sized), lit: Lit) -> bool {
+    if lit.is_constant() {
+        lit == Lit::TRUE
+    } else {
+        backend.model_value(lit)
+    }
+}
+
+/// `!guard ∨ ⋁ ¬(projection_i = values_i)`: excludes one valuation while `guard` holds.
+fn blocking_clause(guard: Lit, projection: &[Lit], values: &[bool]) -> Vec<Lit> {
+    std::iter::once(!guard)
+        .chain(projection.iter().zip(values).filter(|(l, _)| !l.is_constant()).map(|(&l, &v)| if v { !l } else { l }))
+        .collect()
 }
 
 /// A new back end of the given kind.
@@ -92,6 +131,16 @@ struct Interrupt {
     conflicts: u64,
     /// Stop once `conflicts` reaches this.
     conflict_limit: Option<u64>,
+    /// Conflicts that were models answered by an enumeration's blocking clause: not search
+    /// effort, so they do not count against the budget.
+    models: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl Interrupt {
+    /// Conflicts of search so far.
+    fn effort(&self) -> u64 {
+        self.conflicts.saturating_sub(self.models.get())
+    }
 }
 
 impl batsat::Callbacks for Interrupt {
@@ -102,7 +151,7 @@ impl batsat::Callbacks for Interrupt {
     }
     fn stop(&self) -> bool {
         // checked at every conflict; reading the clock costs far less than a conflict
-        self.conflict_limit.is_some_and(|l| self.conflicts >= l) || self.deadline.is_some_and(|d| web_time::Instant::now() >= d)
+        self.conflict_limit.is_some_and(|l| self.effort() >= l) || self.deadline.is_some_and(|d| web_time::Instant::now() >= d)
     }
 }
 
@@ -126,6 +175,63 @@ impl BatsatBackend {
 impl Default for BatsatBackend {
     fn default() -> Self {
         BatsatBackend::new()
+    }
+}
+
+/// batsat's all-SAT in a single search: every complete assignment the solver reaches is
+/// reported to [`Theory::final_check`](batsat::Theory::final_check), which records its
+/// projection and answers with the blocking clause as a conflict. The solver backjumps only as
+/// far as that clause requires and searches on, instead of restarting from level 0 (where each
+/// model would cost a decision per variable of the whole instance).
+struct Enumerator<'a> {
+    guard: batsat::Lit,
+    projection: Vec<(Lit, batsat::Lit)>,
+    seen: std::collections::HashSet<Vec<bool>>,
+    found: &'a mut Vec<Vec<bool>>,
+    limit: usize,
+    cut_short: bool,
+    /// Incremented per model ([`Interrupt::models`]).
+    models: std::rc::Rc<std::cell::Cell<u64>>,
+    levels: usize,
+    clause: Vec<batsat::Lit>,
+}
+
+impl batsat::Theory for Enumerator<'_> {
+    fn final_check(&mut self, acts: &mut batsat::TheoryArg) {
+        let values: Vec<bool> = self
+            .projection
+            .iter()
+            .map(|&(ours, theirs)| if ours.is_constant() { ours == Lit::TRUE } else { acts.value(theirs.var()) ^ !theirs.sign() == batsat::lbool::TRUE })
+            .collect();
+        self.clause.clear();
+        self.clause.push(!self.guard);
+        if self.found.len() > self.limit {
+            // enough: the guard's own negation stops the search (reported as cut short)
+            self.cut_short = true;
+        } else {
+            for (&(ours, theirs), &v) in self.projection.iter().zip(&values) {
+                if !ours.is_constant() {
+                    self.clause.push(if v { !theirs } else { theirs });
+                }
+            }
+            if self.seen.insert(values.clone()) {
+                self.found.push(values);
+            }
+            self.models.set(self.models.get() + 1);
+        }
+        acts.raise_conflict(&self.clause, true);
+    }
+    fn create_level(&mut self) {
+        self.levels += 1;
+    }
+    fn pop_levels(&mut self, n: usize) {
+        self.levels -= n;
+    }
+    fn n_levels(&self) -> usize {
+        self.levels
+    }
+    fn explain_propagation(&mut self, _p: batsat::Lit) -> &[batsat::Lit] {
+        &[]
     }
 }
 
@@ -178,7 +284,30 @@ impl SatBackend for BatsatBackend {
     }
     fn set_conflict_budget(&mut self, conflicts: Option<u64>) {
         let cb = self.solver.cb_mut();
-        cb.conflict_limit = conflicts.map(|c| cb.conflicts.saturating_add(c));
+        cb.conflict_limit = conflicts.map(|c| cb.effort().saturating_add(c));
+    }
+    fn enumerate(&mut self, assumptions: &[Lit], guard: Lit, projection: &[Lit], limit: usize, found: &mut Vec<Vec<bool>>) -> bool {
+        use batsat::SolverInterface;
+        if found.len() > limit {
+            return false;
+        }
+        let assumps: Vec<batsat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();
+        let seen = found.iter().cloned().collect();
+        let mut theory = Enumerator {
+            guard: Self::lit(guard),
+            projection: projection.iter().map(|&l| (l, Self::lit(l))).collect(),
+            seen,
+            found,
+            limit,
+            cut_short: false,
+            models: self.solver.cb_mut().models.clone(),
+            levels: 0,
+            clause: Vec::new(),
+        };
+        let r = self.solver.solve_limited_th(&mut theory, &assumps);
+        let cut_short = theory.cut_short;
+        // the search can only end unsatisfiable (every model is answered with a conflict)
+        r == batsat::lbool::FALSE && !cut_short
     }
 }
 

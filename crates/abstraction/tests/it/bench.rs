@@ -1,5 +1,5 @@
-//! The C2BP Table 2 benchmark programs lower, abstract with the exact strategy, and (for the
-//! smaller ones) agree with the lattice strategy; the exact strategy needs fewer solver calls.
+//! The C2BP Table 2 benchmark programs lower, abstract with the exact strategy, and agree with
+//! the lattice strategy.
 
 use crate::support::assert_strategies_agree;
 use abstraction::bench::{format_table, measure, programs, BenchProgram};
@@ -19,17 +19,10 @@ fn benchmark_programs_abstract_and_strategies_agree() {
     for p in programs() {
         let (program, set) = lower(&p);
         assert!(!set.is_empty(), "{}", p.name);
-        if p.name == "reverse" {
-            // 7 aliasing pointer predicates: the lattice takes minutes (85k prover calls); see
-            // `cargo run --profile native -p abstraction --example abstraction_bench`
-            let config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
-            let (a, diags) = abstraction::abstract_program(&program, &set, &config);
-            assert!(!diagnostics::has_errors(&diags));
-            assert!(a.statistics.prover_calls > 0);
-            continue;
-        }
         let (lattice, exact) = assert_strategies_agree(&program, &set);
-        assert!(exact.statistics.prover_calls <= lattice.statistics.prover_calls, "{}", p.name);
+        assert!(exact.statistics.prover_calls > 0, "{}", p.name);
+        // the lattice answers most of its queries from the counter-models of earlier ones
+        assert!(lattice.statistics.cache_hits > lattice.statistics.prover_calls, "{}: {:?}", p.name, lattice.statistics);
     }
 }
 
