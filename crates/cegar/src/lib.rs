@@ -664,8 +664,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
             model_check::Verdict::ErrorReachable => record.model_check = "error reachable".into(),
         }
         let Some(abstract_trace) = &mc.trace else {
-            let why = mc.diagnostics.iter().find(|d| d.message.starts_with("no counterexample")).map(|d| d.message.clone());
-            outcome.reason = Some(why.unwrap_or_else(|| "the model checker gave no counterexample".into()));
+            outcome.reason = Some(mc.trace_error.clone().unwrap_or_else(|| "the model checker gave no counterexample".into()));
             outcome.iterations.push(record);
             return finish(outcome, &mut run, &predicates);
         };

@@ -164,6 +164,9 @@ pub struct Outcome {
     pub invariants: Vec<Invariant>,
     /// When an error is reachable and `compute_trace`.
     pub trace: Option<Trace>,
+    /// When an error is reachable and `compute_trace` but no trace was built: why (the time
+    /// budget ran out, the run was cancelled). Also reported as a warning diagnostic.
+    pub trace_error: Option<String>,
     pub statistics: Statistics,
     /// Validation problems of the input.
     pub diagnostics: Vec<Diagnostic>,

@@ -142,6 +142,7 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
         verdict: Verdict::Unknown(reason),
         invariants: Vec::new(),
         trace: None,
+        trace_error: None,
         statistics,
         diagnostics,
     };
@@ -196,6 +197,7 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     statistics.peak_bdd_nodes = engine.peak;
     let outcome = if let Some(error) = found {
         let mut diagnostics = diagnostics;
+        let mut trace_error = None;
         let trace = if config.compute_trace {
             let out_of_budget = || {
                 if cancelled() {
@@ -207,19 +209,21 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
             match engine.trace(entry, error, &out_of_budget) {
                 Ok(t) => Some(t),
                 Err(e) => {
-                    diagnostics.push(Diagnostic::warning(Span::default(), format!("no counterexample: {e}")));
+                    let message = format!("no counterexample: {e}");
+                    diagnostics.push(Diagnostic::warning(Span::default(), message.clone()));
+                    trace_error = Some(message);
                     None
                 }
             }
         } else {
             None
         };
-        Outcome { verdict: Verdict::ErrorReachable, invariants: Vec::new(), trace, statistics: statistics.clone(), diagnostics }
+        Outcome { verdict: Verdict::ErrorReachable, invariants: Vec::new(), trace, trace_error, statistics: statistics.clone(), diagnostics }
     } else if let Some(reason) = stop_reason {
         unknown(reason, diagnostics, statistics.clone())
     } else {
         let invariants = if config.compute_invariants { engine.invariants(config.invariant_origins.as_deref()) } else { Vec::new() };
-        Outcome { verdict: Verdict::Safe, invariants, trace: None, statistics: statistics.clone(), diagnostics }
+        Outcome { verdict: Verdict::Safe, invariants, trace: None, trace_error: None, statistics: statistics.clone(), diagnostics }
     };
     let mut outcome = outcome;
     outcome.statistics.time_ms = start.elapsed().as_secs_f64() * 1000.0;

@@ -63,6 +63,8 @@ fn cancellation_stops_the_counterexample_search() {
     assert_eq!(cut.verdict, Verdict::ErrorReachable);
     assert!(cut.trace.is_none());
     assert!(cut.diagnostics.iter().any(|d| d.message == "no counterexample: cancelled"), "{:?}", cut.diagnostics);
+    assert_eq!(cut.trace_error.as_deref(), Some("no counterexample: cancelled"));
+    assert_eq!(full.trace_error, None);
 }
 
 #[test]
