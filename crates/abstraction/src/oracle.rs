@@ -1,5 +1,7 @@
-//! The decision procedure behind the strengthening traits: cube implications through the
-//! caching `solver::Solver` session, and all-SAT enumeration in its incremental `Context`.
+//! The decision procedure behind the strengthening traits: cube implications (in a lattice
+//! search's own incremental context, reporting counter-models; through the caching
+//! `solver::Solver` session for formulas that multiply variables), and all-SAT enumeration in
+//! a fresh incremental `Context`.
 
 use crate::strengthen::{EnumeratedValuation, Enumeration, ImplicationOracle, Literal, QueryAnswer, ValuationOracle, Verdict};
 use c_ir::{Expr, Program};
@@ -42,7 +44,7 @@ pub struct LatticeContext {
 }
 
 /// Whether `deadline` has passed.
-fn past(deadline: Option<Instant>) -> bool {
+pub(crate) fn past(deadline: Option<Instant>) -> bool {
     deadline.is_some_and(|d| Instant::now() >= d)
 }
 

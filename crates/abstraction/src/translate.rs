@@ -2,7 +2,7 @@
 //! (C2BP §4.3–4.5, §5.1; polymorphic predicate abstraction §4.3–4.4, §5.2–5.4).
 
 use crate::cache::{self, AbstractionCache, ConeKey};
-use crate::oracle::SolverOracle;
+use crate::oracle::{past, SolverOracle};
 use crate::strengthen::{self, Dnf, Literal, StrengthenSettings, Strengthening};
 use crate::{
     AbstractionConfig, Abstraction, BooleanVariable, CallAbstraction, LatticeRecord, PredicateScope, Signature, Statistics, Strategy,
@@ -21,11 +21,6 @@ use web_time::Instant;
 const ENFORCE_EXACT_MAX: usize = 12;
 /// The cube length of the lattice that answers an exact strengthening cut short.
 const FALLBACK_CUBE_LENGTH: usize = 2;
-
-/// Whether `deadline` has passed.
-fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
-}
 
 /// Abstracts `program` with respect to `predicates` (C2BP): the boolean program, the mapping
 /// between its variables and the predicates, signatures, statistics and (optionally) the
