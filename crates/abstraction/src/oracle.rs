@@ -35,10 +35,10 @@ pub struct SolverOracle<'a> {
 /// counter-model's valuation of the whole cone.
 pub struct LatticeContext {
     context: solver::Context,
-    /// The literal of each cone predicate, by predicate index.
-    literals: std::collections::HashMap<u32, Lit>,
-    /// The cone predicates' literals in cone order.
-    cone: Vec<Lit>,
+    /// The cone's predicate indices, sorted.
+    cone: Vec<u32>,
+    /// Their literals, in the same order.
+    literals: Vec<Lit>,
     goal: Lit,
     side: Option<Lit>,
 }
@@ -79,19 +79,16 @@ impl SolverOracle<'_> {
             return None;
         }
         let mut context = self.fresh(&formulas)?;
-        let mut literals = std::collections::HashMap::new();
-        let mut ordered = Vec::with_capacity(cone.len());
+        let mut literals = Vec::with_capacity(cone.len());
         for &i in cone {
-            let l = context.literal(&self.interpretations[i as usize]).ok()?;
-            literals.insert(i, l);
-            ordered.push(l);
+            literals.push(context.literal(&self.interpretations[i as usize]).ok()?);
         }
         let goal = context.literal(self.goal).ok()?;
         let side = match self.assumption {
             Some(a) => Some(context.literal(a).ok()?),
             None => None,
         };
-        Some(LatticeContext { context, literals, cone: ordered, goal, side })
+        Some(LatticeContext { context, cone: cone.to_vec(), literals, goal, side })
     }
 
     /// `cube ⇒ ±ψ` in the lattice context, with the counter-model's valuation when refuted.
@@ -100,7 +97,7 @@ impl SolverOracle<'_> {
         let lattice = self.lattice.as_mut()?;
         let mut assumptions: Vec<Lit> = lattice.side.into_iter().collect();
         for l in cube {
-            let lit = *lattice.literals.get(&l.predicate)?;
+            let lit = lattice.literals[lattice.cone.binary_search(&l.predicate).ok()?];
             assumptions.push(if l.positive { lit } else { !lit });
         }
         assumptions.push(if goal_positive { !lattice.goal } else { lattice.goal });
@@ -114,7 +111,7 @@ impl SolverOracle<'_> {
             SolveResult::Unknown => (Verdict::Unknown, None),
             SolveResult::Sat => {
                 let context = &lattice.context;
-                let values = lattice.cone.iter().map(|&l| context.model_value_of_literal(l)).collect();
+                let values = lattice.literals.iter().map(|&l| context.model_value_of_literal(l)).collect();
                 (Verdict::Invalid, Some(EnumeratedValuation { values, goal: context.model_value_of_literal(lattice.goal) }))
             }
         };
@@ -228,9 +225,7 @@ impl SolverOracle<'_> {
         let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| self.interpretations.get(i as usize)).chain(goals.iter().copied()).collect();
         if formulas.iter().copied().chain(self.assumption).any(solver::has_product) {
             for valuation in solver::sample_valuations(&formulas, self.assumption, self.program, context.config(), SAMPLES) {
-                let mut blocking = vec![!activation];
-                blocking.extend(projection.iter().zip(&valuation).map(|(&l, &v)| if v { !l } else { l }));
-                context.add_clause(&blocking);
+                context.block(activation, &projection, &valuation);
                 found.push(valuation);
             }
         }

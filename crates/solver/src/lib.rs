@@ -181,6 +181,12 @@ impl Context {
         r
     }
 
+    /// Excludes the valuation `values` of `projection` while `guard` holds (a blocking clause,
+    /// retired by adding `!guard`).
+    pub fn block(&mut self, guard: Lit, projection: &[Lit], values: &[bool]) {
+        self.add_clause(&sat::blocking_clause(guard, projection, values));
+    }
+
     /// All-SAT projected on `projection` under `assumptions` (see
     /// [`SatBackend::enumerate`]): appends each satisfiable valuation once to `found`; blocking
     /// clauses are guarded by `guard`, one of the assumptions. `false` when cut short (more

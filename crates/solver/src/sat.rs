@@ -109,7 +109,7 @@ fn literal_value(backend: &(impl SatBackend + ?Sized), lit: Lit) -> bool {
 }
 
 /// `!guard ∨ ⋁ ¬(projection_i = values_i)`: excludes one valuation while `guard` holds.
-fn blocking_clause(guard: Lit, projection: &[Lit], values: &[bool]) -> Vec<Lit> {
+pub fn blocking_clause(guard: Lit, projection: &[Lit], values: &[bool]) -> Vec<Lit> {
     std::iter::once(!guard)
         .chain(projection.iter().zip(values).filter(|(l, _)| !l.is_constant()).map(|(&l, &v)| if v { !l } else { l }))
         .collect()
@@ -184,8 +184,8 @@ impl Default for BatsatBackend {
 /// far as that clause requires and searches on, instead of restarting from level 0 (where each
 /// model would cost a decision per variable of the whole instance).
 struct Enumerator<'a> {
-    guard: batsat::Lit,
-    projection: Vec<(Lit, batsat::Lit)>,
+    guard: Lit,
+    projection: Vec<Lit>,
     seen: std::collections::HashSet<Vec<bool>>,
     found: &'a mut Vec<Vec<bool>>,
     limit: usize,
@@ -198,22 +198,22 @@ struct Enumerator<'a> {
 
 impl batsat::Theory for Enumerator<'_> {
     fn final_check(&mut self, acts: &mut batsat::TheoryArg) {
-        let values: Vec<bool> = self
-            .projection
-            .iter()
-            .map(|&(ours, theirs)| if ours.is_constant() { ours == Lit::TRUE } else { acts.value(theirs.var()) ^ !theirs.sign() == batsat::lbool::TRUE })
-            .collect();
+        let value = |l: Lit| {
+            let theirs = BatsatBackend::lit(l);
+            if l.is_constant() {
+                l == Lit::TRUE
+            } else {
+                acts.value(theirs.var()) ^ !theirs.sign() == batsat::lbool::TRUE
+            }
+        };
+        let values: Vec<bool> = self.projection.iter().map(|&l| value(l)).collect();
         self.clause.clear();
-        self.clause.push(!self.guard);
         if self.found.len() > self.limit {
             // enough: the guard's own negation stops the search (reported as cut short)
             self.cut_short = true;
+            self.clause.push(BatsatBackend::lit(!self.guard));
         } else {
-            for (&(ours, theirs), &v) in self.projection.iter().zip(&values) {
-                if !ours.is_constant() {
-                    self.clause.push(if v { !theirs } else { theirs });
-                }
-            }
+            self.clause.extend(blocking_clause(self.guard, &self.projection, &values).into_iter().map(BatsatBackend::lit));
             if self.seen.insert(values.clone()) {
                 self.found.push(values);
             }
@@ -294,8 +294,8 @@ impl SatBackend for BatsatBackend {
         let assumps: Vec<batsat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();
         let seen = found.iter().cloned().collect();
         let mut theory = Enumerator {
-            guard: Self::lit(guard),
-            projection: projection.iter().map(|&l| (l, Self::lit(l))).collect(),
+            guard,
+            projection: projection.to_vec(),
             seen,
             found,
             limit,
