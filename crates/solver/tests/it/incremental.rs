@@ -95,3 +95,71 @@ fn linear_equality_lemmas_decide_within_a_small_conflict_budget() {
     assert_eq!(ctx.model_value(&i), Some(i32::MAX as i128));
     assert_eq!(ctx.model_value(&n), Some(i32::MIN as i128));
 }
+
+mod projected_enumeration {
+    use proptest::prelude::*;
+    use solver::sat::{new_backend, BackendKind, Lit};
+    use std::collections::BTreeSet;
+
+    /// The valuations of the first `projected` variables that extend to a model of `clauses`
+    /// (over variables `1..=vars`, variable 0 the constant true), by brute force.
+    fn brute_force(vars: u32, projected: u32, clauses: &[Vec<(u32, bool)>]) -> BTreeSet<Vec<bool>> {
+        let mut out = BTreeSet::new();
+        for bits in 0u32..(1 << vars) {
+            let value = |v: u32| bits >> (v - 1) & 1 == 1;
+            if clauses.iter().all(|c| c.iter().any(|&(v, positive)| value(v) == positive)) {
+                out.insert((1..=projected).map(value).collect());
+            }
+        }
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, failure_persistence: None, .. ProptestConfig::default() })]
+        /// Both back ends enumerate exactly the projected models, once each, and leave the
+        /// instance as it was once the guard is retired.
+        #[test]
+        fn backends_enumerate_the_projected_models(
+            vars in 1u32..8,
+            projected_seed in 0u32..8,
+            raw in proptest::collection::vec(proptest::collection::vec((0u32..8, any::<bool>()), 1..4), 0..14),
+        ) {
+            let projected = 1 + projected_seed % vars;
+            let clauses: Vec<Vec<(u32, bool)>> = raw.iter().map(|c| c.iter().map(|&(v, p)| (1 + v % vars, p)).collect()).collect();
+            let expected = brute_force(vars, projected, &clauses);
+            // the clauses loaded into a fresh back end, with a guard literal for the enumeration
+            let load = |kind| {
+                let mut backend = new_backend(kind);
+                for _ in 0..=vars {
+                    backend.new_var();
+                }
+                backend.add_clause(&[Lit::TRUE]);
+                for c in &clauses {
+                    let lits: Vec<Lit> = c.iter().map(|&(v, p)| if p { Lit::positive(v) } else { !Lit::positive(v) }).collect();
+                    backend.add_clause(&lits);
+                }
+                let guard = Lit::positive(backend.new_var());
+                (backend, guard)
+            };
+            let projection: Vec<Lit> = (1..=projected).map(Lit::positive).collect();
+            for kind in [BackendKind::Batsat, BackendKind::Varisat] {
+                let (mut backend, guard) = load(kind);
+                let mut found = Vec::new();
+                prop_assert!(backend.enumerate(&[guard], guard, &projection, usize::MAX - 1, &mut found), "{kind:?} complete");
+                let distinct: BTreeSet<Vec<bool>> = found.iter().cloned().collect();
+                prop_assert_eq!(distinct.len(), found.len(), "{:?} reports each valuation once", kind);
+                prop_assert_eq!(&distinct, &expected, "{:?}", kind);
+                // a limit cuts it short
+                if expected.len() > 1 {
+                    let (mut limited, guard) = load(kind);
+                    let mut some = Vec::new();
+                    prop_assert!(!limited.enumerate(&[guard], guard, &projection, 0, &mut some), "{kind:?} cut short");
+                    prop_assert!(!some.is_empty() && some.iter().all(|v| expected.contains(v)));
+                }
+                // retiring the guard leaves the formula's own models
+                backend.add_clause(&[!guard]);
+                prop_assert_eq!(backend.solve(&[]), Some(!expected.is_empty()));
+            }
+        }
+    }
+}
