@@ -79,9 +79,8 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
                     && !inner.contains("//")
                     && !inner.contains("/*")
                 {
-                    let end = i + 1 + close + 1;
-                    out.push(Token { tok: Tok::Ident(text[start..end].to_string()), span: Span::new(start as u32, end as u32) });
-                    i = end;
+                    i = i + 1 + close + 1;
+                    out.push(identifier(text, start, &mut i, primed));
                     continue;
                 }
             }
@@ -94,7 +93,7 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'$') {
                 i += 1;
             }
-            out.push(Token { tok: Tok::Ident(text[start..i].to_string()), span: Span::new(start as u32, i as u32) });
+            out.push(identifier(text, start, &mut i, primed));
             continue;
         }
         if c.is_ascii_digit() {
@@ -118,6 +117,21 @@ fn lex(text: &str, diags: &mut Vec<Diagnostic>) -> Vec<Token> {
     }
     out.push(Token { tok: Tok::Eof, span: Span::at(text.len() as u32) });
     out
+}
+
+/// The identifier `text[start..*end]`. An unprimed name directly followed by `'` (Moped's and
+/// c2s's `x'`, the same as Bebop's `'x`) takes the quote along, written in the prefix form.
+fn identifier(text: &str, start: usize, end: &mut usize, primed: bool) -> Token {
+    let bytes = text.as_bytes();
+    let mut name = text[start..*end].to_string();
+    let suffix = !primed
+        && bytes.get(*end) == Some(&b'\'')
+        && !bytes.get(*end + 1).is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'{'));
+    if suffix {
+        name.insert(0, '\'');
+        *end += 1;
+    }
+    Token { tok: Tok::Ident(name), span: Span::new(start as u32, *end as u32) }
 }
 
 struct Parser {
@@ -159,8 +173,29 @@ pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
     let toks = lex(text, &mut diags);
     let mut p = Parser { toks, pos: 0, diags, depth: 0, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
         body_enforce: Vec::new() };
-    let program = p.program();
+    let mut program = p.program();
+    if program.proc_by_name("print").is_none() {
+        for proc in &mut program.procs {
+            drop_print(&mut proc.body);
+        }
+    }
     (program, p.diags)
+}
+
+/// `print(e, ...);` (c2s's and Moped's debugging output) is a `skip` unless the program
+/// defines a procedure `print` itself.
+fn drop_print(body: &mut [Stmt]) {
+    for stmt in body {
+        match &mut stmt.kind {
+            StmtKind::Call { lhs, callee, .. } if callee == "print" && lhs.is_empty() => stmt.kind = StmtKind::Skip,
+            StmtKind::If { then_branch, else_branch, .. } => {
+                drop_print(then_branch);
+                drop_print(else_branch);
+            }
+            StmtKind::While { body, .. } => drop_print(body),
+            _ => {}
+        }
+    }
 }
 
 type PResult<T> = Result<T, ()>;

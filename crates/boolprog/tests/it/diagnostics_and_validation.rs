@@ -1,6 +1,6 @@
 //! Syntax errors with line:column, validation of names, arities, labels; origins survive printing.
 
-use boolprog::{parse, print_bebop, Expr, Origin, Procedure, Program, Stmt, StmtId};
+use boolprog::{parse, print_bebop, Expr, Origin, Procedure, Program, Stmt, StmtId, StmtKind};
 use diagnostics::{render_all, LineIndex};
 
 fn messages(text: &str) -> Vec<String> {
@@ -128,6 +128,25 @@ end
         ]
     );
     assert_eq!(main.locals, vec!["a", "b", "constrain_t1", "constrain_t2"]);
+}
+
+#[test]
+fn suffix_primes_and_print_statements() {
+    // c2s and Moped write the new value as `x'`; `print(...)` is debugging output.
+    let suffix = "void main()\nbegin\n  decl a, b, {p};\n  a, b := *, * constrain !(a' & b');\n  {p} := * constrain ({p}' != a);\n  print(a, b);\n  if (a) then print(b); fi\nend\n";
+    let prefix = "void main()\nbegin\n  decl a, b, {p};\n  a, b := *, * constrain !('a & 'b);\n  {p} := * constrain ('{p} != a);\n  skip;\n  if (a) then skip; fi\nend\n";
+    let (left, diags) = parse(suffix);
+    assert!(diags.is_empty(), "{diags:?}");
+    let (right, diags) = parse(prefix);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(print_bebop(&left).text, print_bebop(&right).text);
+    // A program's own `print` stays a call, and a prime outside `constrain` is still reported.
+    let own = "void print(x) begin skip; end\nvoid main() begin decl a; print(a); end\n";
+    let (program, diags) = parse(own);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(matches!(&program.procs[1].body[0].kind, StmtKind::Call { callee, .. } if callee == "print"));
+    let m = messages("void main()\nbegin\n  decl a;\n  a := a';\nend\n");
+    assert!(m.iter().any(|x| x == "4:8: primed variable `'a` outside a `constrain` clause"), "{m:#?}");
 }
 
 #[test]
