@@ -5,7 +5,7 @@
 //! Skolem constants θ_x, written as the variable itself) and the path's input variables.
 
 use crate::path::{ExpandedPath, PathOp};
-use crate::solve::{check_conjunction, SatAnswer};
+use crate::solve::{check_conjunction, prefer_defined_model, SatAnswer};
 use crate::wp::simplify;
 use crate::RefineStatistics;
 use c_ir::{Expr, ExprKind, VarId};
@@ -111,6 +111,7 @@ pub fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
         model_of.extend(initial_vars.iter().cloned());
         match check_conjunction(solver, &all, &model_of, stats) {
             SatAnswer::Sat(values) => {
+                let values = prefer_defined_model(solver, &all, &model_of, stats, values);
                 let (inputs, initial) = values.split_at(path.inputs.len().min(values.len()));
                 return SpAnalysis {
                     rows,

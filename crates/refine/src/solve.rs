@@ -54,3 +54,62 @@ pub fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of: &[Exp
         SolveResult::Unknown => SatAnswer::Unknown("the SAT solver gave up".into()),
     }
 }
+
+/// Side conditions saying that no signed `int` or `long` addition, subtraction or
+/// multiplication in `formulas` overflows (undefined behaviour in C, so the concrete
+/// interpreter rejects a run that does it). 32-bit operations are compared with their exact
+/// 64-bit result, 64-bit sums and differences by the signs of operands and result; 64-bit
+/// products are left unconstrained.
+pub fn no_signed_overflow(formulas: &[Expr]) -> Vec<Expr> {
+    use c_ir::{BinaryOp, ExprKind, Type};
+    let mut out: Vec<Expr> = Vec::new();
+    for f in formulas {
+        f.visit(&mut |e| {
+            let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b) = &e.kind else { return };
+            let Type::Int { bits, signed: true } = e.ty else { return };
+            if a.ty != e.ty || b.ty != e.ty || a.as_const().is_some() && b.as_const().is_some() {
+                return;
+            }
+            let condition = if bits == 32 {
+                let wide = Type::Int { bits: 64, signed: true };
+                let exact = Expr::binary(*op, Expr::cast((**a).clone(), wide.clone()), Expr::cast((**b).clone(), wide.clone()));
+                Expr::eq(exact, Expr::cast(e.clone(), wide))
+            } else if bits == 64 && *op != BinaryOp::Mul {
+                let negative = |x: &Expr| Expr::binary(BinaryOp::Lt, x.clone(), Expr::int(0, e.ty.clone()));
+                let (sa, sb, sr) = (negative(a), negative(b), negative(e));
+                // a + b overflows when a and b have one sign and the result the other; a - b when
+                // a and b have different signs and the result has b's
+                let operands_agree = Expr::eq(sa.clone(), sb);
+                let guard = if *op == BinaryOp::Add { Expr::logical_not(operands_agree) } else { operands_agree };
+                Expr::or(guard, Expr::eq(sr, sa))
+            } else {
+                return;
+            };
+            if !out.contains(&condition) {
+                out.push(condition);
+            }
+        });
+    }
+    out
+}
+
+/// The values of `model_of` in a model of `formulas` where no signed arithmetic overflows, when
+/// there is one (so that the inputs replay in the concrete interpreter); otherwise `values`, the
+/// model already found.
+pub fn prefer_defined_model(
+    solver: &mut Solver,
+    formulas: &[Expr],
+    model_of: &[Expr],
+    stats: &mut RefineStatistics,
+    values: Vec<Option<i128>>,
+) -> Vec<Option<i128>> {
+    let side = no_signed_overflow(formulas);
+    if side.is_empty() {
+        return values;
+    }
+    let all: Vec<Expr> = formulas.iter().cloned().chain(side).collect();
+    match check_conjunction(solver, &all, model_of, stats) {
+        SatAnswer::Sat(defined) => defined,
+        SatAnswer::Unsat | SatAnswer::Unknown(_) => values,
+    }
+}

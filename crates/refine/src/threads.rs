@@ -2,7 +2,7 @@
 //! Figs 7.2–7.4) and the reduction to the threads that explain a contradiction.
 
 use crate::path::{ExpandedPath, PathOp};
-use crate::solve::{check_conjunction, SatAnswer};
+use crate::solve::{check_conjunction, prefer_defined_model, SatAnswer};
 use crate::wp::{simplify, wp_assign};
 use crate::RefineStatistics;
 use c_ir::{Expr, ExprKind};
@@ -124,6 +124,7 @@ pub fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
     model_of.extend(initial_vars.iter().cloned());
     match check_conjunction(solver, &start_conditions, &model_of, stats) {
         SatAnswer::Sat(values) => {
+            let values = prefer_defined_model(solver, &start_conditions, &model_of, stats, values);
             let (inputs, initial) = values.split_at(path.inputs.len().min(values.len()));
             analysis.verdict = WpVerdict::Feasible { inputs: inputs.to_vec(), initial_values: initial.to_vec() };
             analysis.initial_vars = initial_vars;

@@ -1,6 +1,7 @@
 //! Integration tests of path feasibility and predicate discovery on small C programs.
 
 mod affine;
+mod overflow;
 mod polynomial;
 mod summaries;
 
