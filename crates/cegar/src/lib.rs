@@ -8,6 +8,7 @@
 //! through an event callback and the loop polls a cancellation hook.
 
 pub mod bmc;
+pub mod heap;
 pub mod invariants;
 pub mod replay;
 pub mod trace;
@@ -73,6 +74,10 @@ pub struct Config {
     /// it decides the program if the loop does not (the loop keeps a quarter of the budget),
     /// and its loop-head relations join the affine candidates. Only with C integer widths.
     pub zones: bool,
+    /// When the difference-bound analysis does not prove the program, run the allocation-site
+    /// value analysis (`heap`): value sets of variables and of heap cells' fields. When it shows
+    /// the error unreachable it decides the program if the loop does not.
+    pub heap_values: bool,
 }
 
 impl Config {
@@ -97,6 +102,7 @@ impl Config {
             safe_cross_check_runs: 64,
             affine_candidates: true,
             zones: true,
+            heap_values: true,
         }
     }
 }
@@ -110,6 +116,8 @@ pub enum InvariantSource {
     SingleExecution,
     /// The difference-bound analysis (`zones`).
     DifferenceBounds,
+    /// The allocation-site value analysis (`heap`).
+    HeapValues,
 }
 
 impl InvariantSource {
@@ -118,6 +126,7 @@ impl InvariantSource {
             InvariantSource::BooleanProgram => "boolean_program",
             InvariantSource::SingleExecution => "single_execution",
             InvariantSource::DifferenceBounds => "difference_bounds",
+            InvariantSource::HeapValues => "heap_values",
         }
     }
 }
@@ -378,13 +387,23 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         None
     };
     let zone_safe = zone.as_ref().is_some_and(|z| z.safe);
+    // The allocation-site value analysis, when the zones do not prove the program: facts about
+    // every cell of a list. The same share of the budget.
+    let heap = if has_error && !zone_safe && config.heap_values && config.integer_width.is_none() {
+        let heap_ms = config.time_budget_ms.map_or(5000, |b| (b / 10).min(5000));
+        let began = start.elapsed().as_millis() as u64;
+        let stop = || cancel() || start.elapsed().as_millis() as u64 >= began + heap_ms;
+        heap::analyze(program, &stop).filter(|h| h.safe)
+    } else {
+        None
+    };
     // Programs over integer variables get a bounded model check when the loop gives up: the
     // loop keeps four fifths of the budget, the unrolling gets the rest.
     let bounded = has_error && config.safe_cross_check_runs > 0 && bmc::applicable(program);
     let full_budget = config.time_budget_ms;
     let capped;
     // a program decided already leaves the loop a quarter of the budget to find its own proof
-    let decided_early = zone_safe || probe.is_some() || matches!(single, Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)));
+    let decided_early = zone_safe || heap.is_some() || probe.is_some() || matches!(single, Some(SingleExecution::Safe { .. } | SingleExecution::Unsafe(_)));
     let config = match config.time_budget_ms {
         Some(budget) if decided_early => {
             capped = Config { time_budget_ms: Some(budget / 4), ..config.clone() };
@@ -450,6 +469,7 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
         let grace_ms = full_budget.map(|b| b + 3000);
         let mut bmc_safe = false;
         let mut zone_proof = false;
+        let mut heap_proof = false;
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") {
             if let Some(cex) = &probe {
                 let why = outcome.reason.take().unwrap_or_default();
@@ -467,6 +487,18 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 outcome.invariant_source = InvariantSource::DifferenceBounds;
                 outcome.reason = Some(format!(
                     "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error (the loop stopped: {why})"
+                ));
+            }
+        }
+        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
+            if let Some(h) = &heap {
+                let why = outcome.reason.clone().unwrap_or_default();
+                outcome.verdict = Verdict::Safe;
+                heap_proof = true;
+                outcome.invariants = h.invariants.clone();
+                outcome.invariant_source = InvariantSource::HeapValues;
+                outcome.reason = Some(format!(
+                    "allocation-site value analysis: the values of the variables and of the fields of every heap cell (per allocation site: its two newest cells and a summary of the older ones) leave no state at the error (the loop stopped: {why})"
                 ));
             }
         }
@@ -518,13 +550,13 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 _ => {}
             }
         }
-        if (outcome.verdict == Verdict::Unknown || bmc_safe || zone_proof) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
+        if (outcome.verdict == Verdict::Unknown || bmc_safe || zone_proof || heap_proof) && outcome.reason.as_deref() != Some("cancelled") && config.safe_cross_check_runs > 0 {
             // a last chance for bugs the refinement could not confirm: random concrete runs
             let found = {
                 let stop = || cancel() || grace_ms.is_some_and(|g| run.elapsed_ms() >= g);
                 replay::random_search_for_error(program, config.safe_cross_check_runs, 100_000, InputDistribution::Small, &stop).or_else(|| {
                     // bugs behind long loops: longer runs over all magnitudes (the grace period bounds them)
-                    if bmc_safe || zone_proof {
+                    if bmc_safe || zone_proof || heap_proof {
                         return None;
                     }
                     replay::random_search_for_error(program, config.safe_cross_check_runs, replay::RANDOM_RUN_STEP_LIMIT, InputDistribution::Magnitudes, &stop)

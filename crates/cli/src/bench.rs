@@ -1,7 +1,7 @@
 //! `predabs bench`: run SV-COMP tasks (`.yml`, `unreach-call`) in child processes with a hard
 //! time limit, compare with the expected verdict and print a table and a summary line.
 
-use playground_api::RefineMethod;
+use playground_api::{Mode, Options, RefineMethod, Request};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
@@ -158,7 +158,32 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
     row.predicates = json["statistics"]["predicates"].as_u64().unwrap_or(0);
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
     row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
+    if row.verdict == "false" {
+        // UNSAFE must come with inputs that reach the error: replay them here, on a program
+        // lowered afresh, independently of the engine's own replay.
+        let inputs: Vec<String> = json["inputs"]
+            .as_array()
+            .map(|values| values.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .unwrap_or_default();
+        if let Err(why) = replay_task(task, &inputs) {
+            row.verdict = "unconfirmed".into();
+            row.note = format!("UNSAFE inputs do not replay: {why}").chars().take(80).collect();
+        }
+    }
     row
+}
+
+/// Replays an UNSAFE verdict's inputs on the task's program.
+fn replay_task(task: &Task, inputs: &[String]) -> Result<usize, String> {
+    let source = std::fs::read_to_string(&task.input).map_err(|e| format!("cannot read {}: {e}", task.input.display()))?;
+    let request = Request {
+        mode: Mode::Check,
+        source,
+        file_name: task.input.display().to_string(),
+        predicates: String::new(),
+        options: Options { data_model: task.data_model.clone(), ..Options::default() },
+    };
+    playground_api::replay_inputs(&request, inputs)
 }
 
 /// Runs every task found under `dirs` and prints the table; returns a failing exit code in
@@ -201,6 +226,9 @@ pub fn run_bench(
         } else if row.verdict == row.expected {
             correct += 1;
             ""
+        } else if row.verdict == "unconfirmed" {
+            wrong += 1;
+            "  <-- WRONG (unconfirmed UNSAFE)"
         } else {
             wrong += 1;
             "  <-- WRONG"

@@ -473,6 +473,19 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
     }
 }
 
+/// Independent confirmation of an UNSAFE verdict (used by `predabs bench`): lowers `request`'s
+/// source afresh and replays `inputs` (as printed in [`Outcome::inputs`]) on the concrete
+/// interpreter. `Ok` gives the number of steps of the replayed trace; `Err` says why the run
+/// does not reach the error.
+pub fn replay_inputs(request: &Request, inputs: &[String]) -> Result<usize, String> {
+    let lowered = lower_request(request).map_err(|outcome| outcome.reason)?;
+    let values = inputs
+        .iter()
+        .map(|text| text.trim().parse::<i128>().map_err(|_| format!("input `{text}` is not an integer")))
+        .collect::<Result<Vec<_>, _>>()?;
+    cegar::replay::replay_to_error(&lowered.program, &values).map(|cex| cex.steps.len())
+}
+
 /// Check mode: the CEGAR loop.
 pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
     let lowered = match lower_request(request) {

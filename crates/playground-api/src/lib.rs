@@ -1,6 +1,7 @@
 //! The serializable façade over the engine used by the web worker and the CLI's `--json`.
 
 mod engine;
+pub use engine::replay_inputs;
 pub mod examples;
 pub mod explain;
 mod run;

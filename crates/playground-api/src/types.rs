@@ -231,8 +231,9 @@ pub struct Outcome {
     pub final_predicates: String,
     pub invariants: Vec<InvariantData>,
     /// What the invariants are: `boolean_program` (reachable states over the predicates),
-    /// `single_execution` (the states of a program's only run) or `difference_bounds` (the
-    /// zones of the difference-bound analysis). Empty in outcomes stored before it existed.
+    /// `single_execution` (the states of a program's only run), `difference_bounds` (the
+    /// zones of the difference-bound analysis) or `heap_values` (the allocation-site value
+    /// analysis). Empty in outcomes stored before it existed.
     #[serde(default)]
     pub invariant_source: String,
     pub trace: Vec<ConcreteStep>,

@@ -25,6 +25,7 @@ pub fn invariants_view() -> Html {
     let hint = match outcome.invariant_source.as_str() {
         "single_execution" => "The states the program's only execution passes through at each point (it reads no input): a SAFE verdict is proved by running it.",
         "difference_bounds" => "Bounds on the variables and on differences of two variables at each point, from the difference-bound analysis (an abstract interpretation over machine integers): no state they allow reaches the error.",
+        "heap_values" => "Values of the variables and of the fields read through pointers at each point, from the allocation-site value analysis (every heap cell is the newest or second-newest of its allocation site, or in a summary of the older ones): no state they allow reaches the error.",
         _ => "The states the boolean program can be in at each point, over the predicates: a SAFE verdict is proved by these facts.",
     };
     html! {

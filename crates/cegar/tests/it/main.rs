@@ -7,6 +7,7 @@ use c_ir::Program;
 use cegar::{check_source, CheckOutcome, Config, RefinementMethod, Verdict};
 
 mod bmc;
+mod heap;
 mod zones;
 
 fn source_of(name: &str) -> String {

@@ -218,3 +218,19 @@ fn wp_feasibility_rows_name_their_column_and_mark_the_contradiction() {
     assert!(!rows.is_empty());
     assert!(spurious.feasibility_table.iter().flat_map(|r| &r.columns).all(|(name, _)| name == "wp"));
 }
+
+#[test]
+fn unsafe_inputs_replay_independently_and_wrong_inputs_do_not() {
+    let example = examples::by_id("driver-state").expect("driver-state");
+    let req = request(Mode::Check, example.source, "");
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{}", outcome.reason);
+    let steps = playground_api::replay_inputs(&req, &outcome.inputs).expect("the reported inputs reach the error");
+    assert!(steps > 0, "the replayed trace has steps");
+    // every input zero does not reach the error in this example (retries must exceed 1)
+    let zeros = vec!["0".to_string(); outcome.inputs.len()];
+    assert!(playground_api::replay_inputs(&req, &zeros).is_err(), "zero inputs must not reach the error");
+    assert!(playground_api::replay_inputs(&req, &["x".to_string()]).is_err(), "a non-integer input is refused");
+    let broken = request(Mode::Check, "int main( { return 0; }", "");
+    assert!(playground_api::replay_inputs(&broken, &[]).is_err(), "a program with errors is not replayed");
+}
