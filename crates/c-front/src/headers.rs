@@ -17,10 +17,30 @@ pub fn builtin_header(name: &str) -> Option<&'static str> {
         "ctype.h" => CTYPE,
         "errno.h" => "#ifndef __PREDABS_ERRNO\n#define __PREDABS_ERRNO\nextern int errno;\n#define EINVAL 22\n#define ENOMEM 12\n#endif\n",
         "unistd.h" | "sys/types.h" | "time.h" | "signal.h" | "locale.h" | "float.h" | "stdnoreturn.h" | "stdalign.h" => COMMON,
-        "pthread.h" => "",
+        "pthread.h" => PTHREAD,
         _ => return None,
     })
 }
+
+/// Enough of `pthread.h` to parse threaded programs: creating a thread is then refused with an
+/// "unsupported: threads" error (the analyses are sequential).
+const PTHREAD: &str = "#ifndef __PREDABS_PTHREAD
+#define __PREDABS_PTHREAD
+typedef unsigned long pthread_t;
+typedef struct { long __opaque[7]; } pthread_attr_t;
+typedef struct { long __opaque[5]; } pthread_mutex_t;
+typedef struct { long __opaque[6]; } pthread_cond_t;
+typedef struct { int __opaque; } pthread_mutexattr_t;
+#define PTHREAD_MUTEX_INITIALIZER { { 0 } }
+int pthread_create(pthread_t *thread, const pthread_attr_t *attr, void *(*start)(void *), void *arg);
+int pthread_join(pthread_t thread, void **result);
+void pthread_exit(void *result);
+int pthread_mutex_init(pthread_mutex_t *mutex, const pthread_mutexattr_t *attr);
+int pthread_mutex_lock(pthread_mutex_t *mutex);
+int pthread_mutex_unlock(pthread_mutex_t *mutex);
+int pthread_mutex_destroy(pthread_mutex_t *mutex);
+#endif
+";
 
 const COMMON: &str = "#ifndef __PREDABS_COMMON\n#define __PREDABS_COMMON\ntypedef unsigned long size_t;\ntypedef long ssize_t;\ntypedef long ptrdiff_t;\ntypedef int wchar_t;\n#define NULL ((void*)0)\n#endif\n";
 

@@ -82,7 +82,9 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
         None => "?",
     };
     let start = Instant::now();
-    let exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("predabs"));
+    // the running binary itself, even when a rebuild has replaced the file meanwhile
+    let proc_self = Path::new("/proc/self/exe");
+    let exe = if proc_self.exists() { proc_self.to_path_buf() } else { std::env::current_exe().unwrap_or_else(|_| PathBuf::from("predabs")) };
     let mut row = Row {
         name,
         expected,

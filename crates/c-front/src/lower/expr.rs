@@ -1287,6 +1287,23 @@ impl<'a> Lowerer<'a> {
             self.emit(StmtKind::Call { lhs: lhs.clone(), callee: proc, args: actuals }, span);
             return lhs.or_else(|| Some(Expr::int(0, if ret.is_scalar() { ret } else { Type::INT })));
         }
+        // a function without a body that is handed a function could call it (a thread, a
+        // callback): that is outside the sequential semantics the analyses assume
+        let passes_function = actuals.iter().any(|a| {
+            let a = match &a.kind {
+                ExprKind::Cast(inner) => inner.as_ref(),
+                _ => a,
+            };
+            matches!(&a.ty, Type::Pointer(t) if **t == Type::Function)
+        });
+        if passes_function {
+            let what = if name.contains("thread") || name.starts_with("thrd_") {
+                format!("unsupported: threads (`{name}`): predabs checks sequential programs only")
+            } else {
+                format!("unsupported: a function is passed to `{name}`, which has no body and could call it")
+            };
+            self.error(span, what);
+        }
         // a function without a body: havoc what it could change
         if self.warned_functions.insert(name.clone()) {
             self.diagnostics.push(

@@ -204,6 +204,16 @@ fn unsupported_constructs_are_named_with_positions() {
         ("int main() {\n  return y; }", "undeclared identifier `y`", 2),
         ("int main() { int x = 1;\n  x = ; }", "syntax error", 2),
         ("#if 1\nint main() { return 0; }\n", "unterminated conditional", 1),
+        (
+            "#include <pthread.h>\nvoid *worker(void *arg) { return 0; }\nint main() { pthread_t t;\n  pthread_create(&t, 0, worker, 0); return 0; }",
+            "unsupported: threads (`pthread_create`)",
+            4,
+        ),
+        (
+            "void on_exit_call(void (*f)(void));\nvoid bye(void) { }\nint main() {\n  on_exit_call(bye); return 0; }",
+            "a function is passed to `on_exit_call`",
+            4,
+        ),
     ];
     for (source, what, line) in cases {
         let errors = error_messages(source);
