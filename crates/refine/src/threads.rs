@@ -60,6 +60,17 @@ impl WpAnalysis {
     }
 }
 
+/// Conditions larger than this (expression nodes) end the analysis with an unknown verdict:
+/// the solver and the feasibility table would spend the budget on them.
+pub const MAX_CONDITION_SIZE: usize = 250_000;
+
+/// The number of nodes of `e`.
+fn expression_size(e: &Expr) -> usize {
+    let mut n = 0usize;
+    e.visit(&mut |_| n += 1);
+    n
+}
+
 /// Runs the backward pass over `path` and decides feasibility.
 pub fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> WpAnalysis {
     let alias = logic::TypeBasedMayAlias::new(&path.program);
@@ -81,11 +92,19 @@ pub fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
             }
             PathOp::Assign { lhs, rhs } => {
                 for (t_index, t) in threads.iter_mut().enumerate() {
+                    if cancel() {
+                        return WpAnalysis { threads, verdict: WpVerdict::Unknown("cancelled".into()), initial_vars: Vec::new(), processed_from };
+                    }
                     let head = t.head();
                     if head.is_true() {
                         continue;
                     }
                     let pre = simplify(&wp_assign(&path.program, &alias, lhs, rhs, head));
+                    if expression_size(&pre) > MAX_CONDITION_SIZE {
+                        // Morris' case splits over possible aliases multiply along the path
+                        let why = format!("a weakest precondition grew beyond {MAX_CONDITION_SIZE} expression nodes (case splits over possible aliases)");
+                        return WpAnalysis { threads, verdict: WpVerdict::Unknown(why), initial_vars: Vec::new(), processed_from };
+                    }
                     if &pre != head {
                         let is_false = pre.is_false();
                         t.elements.push((i, pre));

@@ -205,3 +205,23 @@ fn recursive_calls_get_fresh_copies_of_locals() {
         }
     }
 }
+
+#[test]
+fn weakest_preconditions_that_grow_past_the_bound_end_with_unknown() {
+    // every write through a pointer splits the condition over the pointers it may alias (by
+    // type, all three): the conditions grow exponentially along the path
+    let mut body = String::new();
+    for i in 0..40 {
+        body.push_str(["*a = *b + *c;\n", "*b = *c + *a;\n", "*c = *a + *b;\n"][i % 3]);
+    }
+    let source = format!(
+        "extern void reach_error(void);\nvoid f(int *a, int *b, int *c) {{\n{body} if (*a == 12345 && *b != *c) reach_error();\n}}\nint main() {{ int x = 1, y = 2, z = 3; f(&x, &y, &z); return 0; }}\n"
+    );
+    let program = lower_source(&source);
+    let stmts = shortest_error_path(&program, 0);
+    let analysis = analyze_path(&program, &stmts, &config(RefinementMethod::Wp), &c_ir::PredicateSet::default(), &|| false).expect("path");
+    match &analysis.verdict {
+        PathVerdict::Unknown(r) => assert!(r.contains("grew beyond"), "{r}"),
+        other => panic!("expected an unknown verdict for the size bound, got {other:?}"),
+    }
+}
