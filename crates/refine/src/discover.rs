@@ -154,6 +154,17 @@ fn rewrite_with_symbolic_constants(program: &Program, path: &ExpandedPath, e: &E
         if let ExprKind::Cast(inner) = &actual.kind {
             result = logic::substitute(&result, inner, &Expr::cast(sc_expr.clone(), inner.ty.clone()));
         }
+        // a caller variable whose address is the actual is `*'f` in the callee
+        let uncast = match &actual.kind {
+            ExprKind::Cast(inner) => inner.as_ref(),
+            _ => actual,
+        };
+        if let ExprKind::AddrOf(target) = &uncast.kind {
+            if matches!(target.kind, ExprKind::Var(_)) {
+                let pointer = Expr::cast(sc_expr.clone(), uncast.ty.clone());
+                result = logic::substitute(&result, target, &Expr::deref(pointer));
+            }
+        }
     }
     if &result == e {
         None

@@ -447,3 +447,15 @@ fn calls_through_function_pointers_are_checked() {
     let outcome = check_source(&safe, "fnptr_dispatch.c", &Config::default_for_cli(), &mut |_| {}, &|| false);
     assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
 }
+
+#[test]
+fn caller_variables_passed_by_address_are_named_through_symbolic_constants() {
+    let name = "copy_through_pointers_safe.c";
+    for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
+        let outcome = run(name, method, 12);
+        assert_eq!(outcome.verdict, Verdict::Safe, "{method:?}: {:?}", outcome.reason);
+        assert_eq!(outcome.invariant_source, cegar::InvariantSource::BooleanProgram, "{:?}", outcome.reason);
+        assert!(outcome.predicates.iter().any(|p| p.text.contains("*'dst") && p.text.contains("*'src")), "{:?}", outcome.predicates.iter().map(|p| &p.text).collect::<Vec<_>>());
+        check_invariants_on_random_runs(name, &outcome, 500);
+    }
+}
