@@ -663,7 +663,7 @@ impl Ctx<'_> {
                 if refinable(a) {
                     (op, a.as_ref(), b.as_ref())
                 } else if refinable(b) {
-                    (mirror(op), b.as_ref(), a.as_ref())
+                    (logic::simplify::swap_relational(op), b.as_ref(), a.as_ref())
                 } else {
                     return Ok(Some(st));
                 }
@@ -743,17 +743,6 @@ fn refinable(e: &Expr) -> bool {
         ExprKind::Var(_) => true,
         ExprKind::Field(..) | ExprKind::Deref(_) => access_path(e).is_some_and(|(p, _)| matches!(p.kind, ExprKind::Var(_))),
         _ => false,
-    }
-}
-
-/// `a op b` as `b op' a`.
-fn mirror(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        other => other,
     }
 }
 

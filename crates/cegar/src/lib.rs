@@ -478,28 +478,29 @@ pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(
                 outcome.counterexample = Some(cex.clone());
             }
         }
-        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
-            if let Some(z) = zone.as_ref().filter(|z| z.safe) {
+        // an abstract interpretation that left no state at the error proves the program
+        let proofs = [
+            (
+                zone.as_ref().filter(|z| z.safe).map(|z| &z.invariants),
+                InvariantSource::DifferenceBounds,
+                "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error",
+            ),
+            (
+                heap.as_ref().map(|h| &h.invariants),
+                InvariantSource::HeapValues,
+                "allocation-site value analysis: the values of the variables and of the fields of every heap cell (per allocation site: its two newest cells and a summary of the older ones) leave no state at the error",
+            ),
+        ];
+        for (invariants, source, what) in proofs {
+            let Some(invariants) = invariants else { continue };
+            if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
                 let why = outcome.reason.clone().unwrap_or_default();
                 outcome.verdict = Verdict::Safe;
-                zone_proof = true;
-                outcome.invariants = z.invariants.clone();
-                outcome.invariant_source = InvariantSource::DifferenceBounds;
-                outcome.reason = Some(format!(
-                    "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error (the loop stopped: {why})"
-                ));
-            }
-        }
-        if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && !matches!(single, Some(SingleExecution::Unsafe(_))) {
-            if let Some(h) = &heap {
-                let why = outcome.reason.clone().unwrap_or_default();
-                outcome.verdict = Verdict::Safe;
-                heap_proof = true;
-                outcome.invariants = h.invariants.clone();
-                outcome.invariant_source = InvariantSource::HeapValues;
-                outcome.reason = Some(format!(
-                    "allocation-site value analysis: the values of the variables and of the fields of every heap cell (per allocation site: its two newest cells and a summary of the older ones) leave no state at the error (the loop stopped: {why})"
-                ));
+                zone_proof |= source == InvariantSource::DifferenceBounds;
+                heap_proof |= source == InvariantSource::HeapValues;
+                outcome.invariants = invariants.clone();
+                outcome.invariant_source = source;
+                outcome.reason = Some(format!("{what} (the loop stopped: {why})"));
             }
         }
         if outcome.verdict == Verdict::Unknown && outcome.reason.as_deref() != Some("cancelled") && bounded && single.is_none() {
