@@ -660,10 +660,11 @@ impl Ctx<'_> {
         let (op, target, other) = match &cond.kind {
             ExprKind::Binary(op, a, b) if op.is_relational() => {
                 let op = if positive { *op } else { op.negated_relation().ok_or(GiveUp)? };
+                let (a, b) = (without_value_casts(a), without_value_casts(b));
                 if refinable(a) {
-                    (op, a.as_ref(), b.as_ref())
+                    (op, a, b)
                 } else if refinable(b) {
-                    (logic::simplify::swap_relational(op), b.as_ref(), a.as_ref())
+                    (logic::simplify::swap_relational(op), b, a)
                 } else {
                     return Ok(Some(st));
                 }
@@ -734,6 +735,27 @@ impl Ctx<'_> {
             return Err(GiveUp);
         }
         self.store(st, lhs, Val::Ptr(Ptrs { locs: [newest].into(), top: false }))
+    }
+}
+
+/// `e` without conversions that keep every value (between pointer types, or to an integer
+/// type whose range contains the source type's): a comparison of the converted value with a
+/// constant says the same of the original.
+fn without_value_casts(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Cast(inner) => {
+            let keeps = match (inner.ty.value_range(), e.ty.value_range()) {
+                _ if inner.ty.is_pointer() && e.ty.is_pointer() => true,
+                (Some((lo, hi)), Some((tlo, thi))) => inner.ty.is_integer() && e.ty.is_integer() && e.ty != Type::Bool && tlo <= lo && hi <= thi,
+                _ => false,
+            };
+            if keeps {
+                without_value_casts(inner)
+            } else {
+                e
+            }
+        }
+        _ => e,
     }
 }
 
@@ -950,28 +972,30 @@ struct Disj {
 const MAX_PARTS: usize = 8;
 
 impl Disj {
-    fn of(st: State) -> Result<Disj, GiveUp> {
+    fn of(st: State, program: &Program) -> Result<Disj, GiveUp> {
         let mut d = Disj::default();
-        d.add(st)?;
+        d.add(st, program)?;
         Ok(d)
     }
     fn is_empty(&self) -> bool {
         self.parts.is_empty()
     }
-    fn key(&self, st: &State) -> Vec<(VarId, Ptrs)> {
+    /// The partition of `st`: the targets of its pointer variables other than temporaries
+    /// (which lowering introduces for calls and `malloc`, and which are dead at loop heads).
+    fn key(&self, st: &State, program: &Program) -> Vec<(VarId, Ptrs)> {
         if self.collapsed {
             return Vec::new();
         }
         st.vars
             .iter()
             .filter_map(|(v, val)| match val {
-                Val::Ptr(p) => Some((*v, p.clone())),
-                Val::Num(_) => None,
+                Val::Ptr(p) if !matches!(program.var(*v).kind, VarKind::Temp(_)) => Some((*v, p.clone())),
+                _ => None,
             })
             .collect()
     }
-    fn add(&mut self, st: State) -> Result<(), GiveUp> {
-        let key = self.key(&st);
+    fn add(&mut self, st: State, program: &Program) -> Result<(), GiveUp> {
+        let key = self.key(&st, program);
         let joined = match self.parts.remove(&key) {
             Some(old) => old.join(&st)?,
             None => st,
@@ -993,13 +1017,13 @@ impl Disj {
         }
         Ok(())
     }
-    fn join(&self, other: &Disj) -> Result<Disj, GiveUp> {
+    fn join(&self, other: &Disj, program: &Program) -> Result<Disj, GiveUp> {
         let mut out = self.clone();
         if other.collapsed && !out.collapsed {
             out.collapse()?;
         }
         for st in other.parts.values() {
-            out.add(st.clone())?;
+            out.add(st.clone(), program)?;
         }
         Ok(out)
     }
@@ -1022,8 +1046,8 @@ impl Disj {
         }
         Ok(out)
     }
-    fn leq(&self, other: &Disj) -> bool {
-        self.parts.values().all(|st| other.parts.get(&other.key(st)).is_some_and(|o| st.leq(o)))
+    fn leq(&self, other: &Disj, program: &Program) -> bool {
+        self.parts.values().all(|st| other.parts.get(&other.key(st, program)).is_some_and(|o| st.leq(o)))
     }
     /// All partitions joined.
     fn joined(&self) -> Result<Option<State>, GiveUp> {
@@ -1085,7 +1109,7 @@ impl Analyzer<'_> {
                 }
             }
         }
-        let entry = Disj::of(entry.clone())?;
+        let entry = Disj::of(entry.clone(), program)?;
         let mut states: Vec<Disj> = vec![Disj::default(); n];
         let mut visits = vec![0u32; n];
         let mut stable = false;
@@ -1098,7 +1122,7 @@ impl Analyzer<'_> {
                 let incoming = self.incoming(proc, &preds[s], &states, (s == 0).then_some(&entry), None)?;
                 let new = if heads[s] {
                     visits[s] += 1;
-                    let joined = states[s].join(&incoming)?;
+                    let joined = states[s].join(&incoming, program)?;
                     if visits[s] > WIDENING_DELAY {
                         states[s].widen(joined, program)?
                     } else {
@@ -1124,7 +1148,7 @@ impl Analyzer<'_> {
         let mut error = false;
         for s in 0..n {
             let incoming = self.incoming(proc, &preds[s], &states, (s == 0).then_some(&entry), Some(&mut error))?;
-            if !incoming.leq(&states[s]) {
+            if !incoming.leq(&states[s], program) {
                 return Err(GiveUp);
             }
         }
@@ -1157,7 +1181,7 @@ impl Analyzer<'_> {
         for &p in preds {
             for st in states[p].parts.values() {
                 for post in self.post(proc, p, st.clone(), error.as_deref_mut())? {
-                    acc.add(post)?;
+                    acc.add(post, self.program)?;
                 }
             }
         }
