@@ -302,3 +302,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn conditions_refine_pointers_through_conversions() {
+    // `(void *)0 != l` is a conversion of `l`: inside the loop `l` is not null
+    proved(
+        "int main() {
+        struct node *l = 0, *c;
+        while (__VERIFIER_nondet_uchar()) {
+          c = malloc(sizeof(struct node)); if (!c) return 0;
+          c->h = 1; c->n = l; l = c;
+        }
+        while ((void *)0 != l) { if ((void *)0 == l) reach_error(); if ((long)l->h != 1L) reach_error(); l = l->n; }
+        return 0; }",
+    );
+}
