@@ -165,11 +165,13 @@ pub struct StrengthenSettings {
     pub enumeration_limit: usize,
     /// Only `F(ψ)` is wanted (the lattice does not test `¬ψ`; used for `F(false)`).
     pub goal_only: bool,
+    /// The lattice stops here with the cubes found so far (fewer implicants: still sound).
+    pub deadline: Option<web_time::Instant>,
 }
 
 impl StrengthenSettings {
     pub fn new(max_cube_length: Option<usize>, record: bool) -> StrengthenSettings {
-        StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false }
+        StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false, deadline: None }
     }
     /// The same settings with cubes of at most `k` literals.
     pub fn with_cubes_at_most(self, k: usize) -> StrengthenSettings {
@@ -340,6 +342,11 @@ pub fn lattice_strengthen_seeded(
     let mut queue: std::collections::VecDeque<(Cube, usize)> = std::collections::VecDeque::new();
     queue.push_back((Vec::new(), 0));
     while let Some((cube, next)) = queue.pop_front() {
+        // past the deadline every query is unknown and the queue would grow to all 3^n cubes
+        if crate::oracle::past(settings.deadline) {
+            complete = false;
+            break;
+        }
         if goal_cubes.iter().chain(negated_cubes.iter()).any(|d| is_subset(d, &cube)) {
             if settings.record {
                 lattice.push(VisitedCube { cube, outcome: CubeOutcome::PrunedSuperset, queries: Vec::new() });
@@ -562,6 +569,17 @@ mod tests {
         assert_eq!(exact.goal.cubes, vec![vec![Literal::new(1, true)]]);
         assert_eq!(exact.negated_goal.cubes, vec![vec![Literal::new(0, false)]]);
         assert!(lattice.lattice.iter().any(|c| c.outcome == CubeOutcome::PrunedSuperset));
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_the_lattice_with_a_sound_partial_answer() {
+        let mut worlds = worlds(vec![0b11111, 0b100], 0b1111, 0xff);
+        let mut settings = StrengthenSettings::new(None, true);
+        settings.deadline = Some(web_time::Instant::now());
+        let result = lattice_strengthen(&[0, 1], &mut worlds, &settings);
+        assert!(!result.complete, "a search cut short says so");
+        assert!(result.goal.is_false() && result.negated_goal.is_false(), "no cube: F is false (sound)");
+        assert_eq!(result.counters.cubes_visited, 0);
     }
 
     #[test]

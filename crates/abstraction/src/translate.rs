@@ -496,6 +496,7 @@ impl<'a> Translator<'a> {
         let mut s = StrengthenSettings::new(self.config.max_cube_length, self.config.record_lattices);
         s.enumeration_limit = self.config.enumeration_limit;
         s.goal_only = goal_only;
+        s.deadline = self.config.solver.deadline;
         s
     }
 
