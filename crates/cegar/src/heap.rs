@@ -571,7 +571,7 @@ impl Ctx<'_> {
             }
             ExprKind::Cast(inner) => {
                 let Some(v) = self.eval(st, inner)? else { return Ok(None) };
-                cast(v, &inner.ty, ty)
+                cast(v, ty)
             }
             ExprKind::Unary(op, a) => {
                 let Some(v) = self.eval(st, a)? else { return Ok(None) };
@@ -768,7 +768,7 @@ fn refinable(e: &Expr) -> bool {
     }
 }
 
-fn cast(v: Val, from: &Type, to: &Type) -> Val {
+fn cast(v: Val, to: &Type) -> Val {
     match (v, to) {
         (Val::Ptr(p), Type::Pointer(_)) => Val::Ptr(p),
         (Val::Ptr(p), Type::Bool) => match (Val::Ptr(p)).truth() {
@@ -788,10 +788,7 @@ fn cast(v: Val, from: &Type, to: &Type) -> Val {
                 }
             }
         },
-        _ => {
-            let _ = from;
-            Val::top(to)
-        }
+        _ => Val::top(to),
     }
 }
 
