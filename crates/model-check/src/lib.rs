@@ -16,6 +16,7 @@ use diagnostics::Diagnostic;
 pub mod bench;
 pub mod cfg;
 pub mod explicit;
+pub mod pds;
 mod symbolic;
 
 /// Options of one model-checking run. `Config::default()` documents the defaults.

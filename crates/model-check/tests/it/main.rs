@@ -3,4 +3,5 @@
 mod differential;
 mod golden;
 mod limits;
+mod pds;
 mod spin;
