@@ -35,12 +35,14 @@
 
 mod headers;
 mod lower;
+mod nesting;
 mod predicates;
 mod preprocess;
 
 use c_ir::Program;
 use diagnostics::{Diagnostic, Span};
 
+pub use nesting::MAX_NESTING;
 pub use predicates::{display_predicates, parse_expression, parse_predicates};
 pub use preprocess::SourceMap;
 
@@ -63,12 +65,23 @@ pub struct LowerOptions {
     /// Predefined macros (name, replacement text), like `-DNAME=VALUE`.
     pub defines: Vec<(String, String)>,
     /// The procedure where execution starts; global initialisers are placed at its beginning.
+    /// Another procedure than `main` analyses it in an open environment (polymorphic predicate
+    /// abstraction §2): its formals and the globals it does not initialise hold any value.
     pub entry: String,
+    /// A C label whose reaching is the error (BOOP's input convention, SLAM's `SLIC_ERROR`):
+    /// the statement it labels becomes the error location, in every function that has it.
+    pub error_label: Option<String>,
 }
 
 impl Default for LowerOptions {
     fn default() -> LowerOptions {
-        LowerOptions { data_model: DataModel::Lp64, files: Vec::new(), defines: Vec::new(), entry: "main".to_string() }
+        LowerOptions {
+            data_model: DataModel::Lp64,
+            files: Vec::new(),
+            defines: Vec::new(),
+            entry: "main".to_string(),
+            error_label: None,
+        }
     }
 }
 
@@ -83,6 +96,11 @@ pub fn preprocess(source: &str, file_name: &str, options: &LowerOptions) -> (Str
 pub fn lower(source: &str, file_name: &str, options: &LowerOptions) -> (Option<Program>, Vec<Diagnostic>) {
     let (pre, mut diagnostics) = preprocess::preprocess(source, file_name, &options.files, &options.defines);
     if diagnostics::has_errors(&diagnostics) {
+        clamp_spans(&mut diagnostics, source.len() as u32);
+        return (None, diagnostics);
+    }
+    if let Some(d) = nesting::check(&pre.text, Some(&pre.source_map)) {
+        diagnostics.push(d);
         clamp_spans(&mut diagnostics, source.len() as u32);
         return (None, diagnostics);
     }
@@ -120,8 +138,39 @@ pub fn lower(source: &str, file_name: &str, options: &LowerOptions) -> (Option<P
         diagnostics.push(Diagnostic::warning(Span::at(0), format!("no `{}` procedure: the program has no entry point", options.entry)));
     }
     diagnostics.extend(lowerer.diagnostics);
+    let mut program = lowerer.program;
+    if let Some(label) = &options.error_label {
+        mark_error_label(&mut program, label, &mut diagnostics);
+    }
     clamp_spans(&mut diagnostics, source.len() as u32);
-    (Some(lowerer.program), diagnostics)
+    (Some(program), diagnostics)
+}
+
+/// Makes the statement labelled `label` the error location in every procedure that has the
+/// label (BOOP §3: the property holds iff the label is unreachable). The labelled statement is
+/// replaced by `Error` (what follows it is reached only through other labels); a label on the
+/// final `return` gets an `Error` inserted before it, so the return stays last.
+fn mark_error_label(program: &mut Program, label: &str, diagnostics: &mut Vec<Diagnostic>) {
+    let mut found = false;
+    for proc in &mut program.procs {
+        let Some(index) = proc.label_index(label) else { continue };
+        found = true;
+        let at = index as usize;
+        let span = proc.body[at].span;
+        if matches!(proc.body[at].kind, c_ir::StmtKind::Return { .. }) {
+            // only jumps to `index` can target the last statement: they now reach the error
+            proc.body[at].label = None;
+            proc.body.insert(at, c_ir::Stmt { kind: c_ir::StmtKind::Error, span, label: Some(label.to_string()) });
+        } else {
+            proc.body[at].kind = c_ir::StmtKind::Error;
+        }
+    }
+    if !found {
+        diagnostics.push(
+            Diagnostic::error(Span::at(0), format!("the error label `{label}` labels no statement"))
+                .with_help(format!("write `{label}: ;` in the C function where reaching it is the error")),
+        );
+    }
 }
 
 /// Runs lang-c, turning a panic inside it into an error (native builds; wasm aborts instead).

@@ -228,6 +228,9 @@ pub fn parse_expression(program: &Program, proc: Option<ProcId>, text: &str) -> 
     if diagnostics::has_errors(&pre_diags) {
         return (None, pre_diags.into_iter().map(fix).collect());
     }
+    if let Some(d) = crate::nesting::check(&pre.text, Some(&pre.source_map)) {
+        return (None, vec![fix(d)]);
+    }
     let config = lang_c::driver::Config::with_gcc();
     let parse = match lang_c::driver::parse_preprocessed(&config, pre.text.clone()) {
         Ok(p) => p,

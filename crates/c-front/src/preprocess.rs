@@ -715,7 +715,7 @@ impl<'a> Preprocessor<'a> {
         let mut disabled = Vec::new();
         let expanded = self.expand_tokens(&replaced, &mut disabled, 0);
         let significant: Vec<Token> = expanded.into_iter().filter(|t| t.kind != TokenKind::Whitespace).collect();
-        let mut parser = ConditionParser { tokens: &significant, pos: 0, error: None };
+        let mut parser = ConditionParser { tokens: &significant, pos: 0, error: None, depth: 0 };
         let value = parser.conditional();
         if parser.error.is_none() && parser.pos < significant.len() {
             parser.error = Some(format!("unexpected `{}` in #if expression", significant[parser.pos].text));
@@ -1002,7 +1002,12 @@ struct ConditionParser<'t> {
     tokens: &'t [Token],
     pos: usize,
     error: Option<String>,
+    /// Open parentheses, unary operators and `?:` around the current token (recursion depth).
+    depth: usize,
 }
+
+/// The deepest `#if` expression evaluated (the recursive parser stays far from the stack's end).
+const MAX_CONDITION_DEPTH: usize = 256;
 
 impl ConditionParser<'_> {
     fn peek(&self) -> Option<&str> {
@@ -1016,6 +1021,15 @@ impl ConditionParser<'_> {
         0
     }
     fn conditional(&mut self) -> i128 {
+        if self.depth >= MAX_CONDITION_DEPTH {
+            return self.fail(format!("#if expression nested too deeply (more than {MAX_CONDITION_DEPTH} levels)"));
+        }
+        self.depth += 1;
+        let value = self.conditional_inner();
+        self.depth -= 1;
+        value
+    }
+    fn conditional_inner(&mut self) -> i128 {
         let c = self.binary(0);
         if self.peek() == Some("?") {
             self.pos += 1;
@@ -1087,6 +1101,15 @@ impl ConditionParser<'_> {
         left
     }
     fn unary(&mut self) -> i128 {
+        if self.depth >= MAX_CONDITION_DEPTH {
+            return self.fail(format!("#if expression nested too deeply (more than {MAX_CONDITION_DEPTH} levels)"));
+        }
+        self.depth += 1;
+        let value = self.unary_inner();
+        self.depth -= 1;
+        value
+    }
+    fn unary_inner(&mut self) -> i128 {
         let Some(t) = self.tokens.get(self.pos).cloned() else {
             return self.fail("missing operand in #if expression".into());
         };

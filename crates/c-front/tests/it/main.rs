@@ -4,9 +4,11 @@
 
 mod acceleration;
 mod benchmarks;
+mod conventions;
 mod gcc;
 mod lowering;
 mod malformed;
+mod nesting;
 mod predicates;
 mod determinism;
 mod seeds;
