@@ -20,6 +20,8 @@ pub mod eval;
 mod guess;
 pub use guess::{has_product, sample_valuations};
 mod linear;
+mod overflow;
+pub use overflow::{no_overflow_conditions, with_no_overflow, IntegerSemantics};
 mod polynomial;
 pub mod sat;
 pub mod smtlib;
@@ -56,6 +58,9 @@ pub struct SolverConfig {
     /// `Unknown`, which every client treats soundly). Only the `batsat` back end can be
     /// interrupted inside a call.
     pub deadline: Option<Instant>,
+    /// Signed overflow wraps (bit-precise, the default) or is impossible (the papers' ℤ,
+    /// sound for programs without undefined behaviour): see `solver::overflow`.
+    pub integers: IntegerSemantics,
 }
 
 impl SolverConfig {
@@ -69,6 +74,7 @@ impl SolverConfig {
             log_queries: false,
             recycle_after_clauses: 20_000,
             deadline: None,
+            integers: IntegerSemantics::Wrap,
         }
     }
     /// All integers `width` bits wide.
@@ -135,8 +141,17 @@ impl Context {
     }
 
     /// The literal equivalent to the formula `e` (encoded once; later calls share the encoding
-    /// and that of common subterms). Non-boolean scalars count as `e != 0`.
+    /// and that of common subterms). Non-boolean scalars count as `e != 0`. With
+    /// [`IntegerSemantics::Ideal`], the no-overflow conditions of `e`'s signed operations become
+    /// permanent constraints of this context.
     pub fn literal(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
+        if self.encoder.config().integers == IntegerSemantics::Ideal {
+            let width = self.encoder.config().int_width;
+            for condition in no_overflow_conditions(e, width) {
+                let l = self.encoder.bool_lit(&condition)?;
+                self.add_clause(&[l]);
+            }
+        }
         self.encoder.bool_lit(e)
     }
 
@@ -357,6 +372,13 @@ impl Solver {
         let start = Instant::now();
         self.statistics.queries += 1;
         let config = self.context.config().clone();
+        let constrained;
+        let formula = if config.integers == IntegerSemantics::Ideal {
+            constrained = with_no_overflow(formula, config.int_width);
+            &constrained
+        } else {
+            formula
+        };
         // simplification folds constants at C's widths: only sound without a reduced width
         let key = if config.int_width.is_none() { logic::simplify(formula) } else { formula.clone() };
         let (answer, model, cached) = match self.cache.get(&key) {
@@ -411,7 +433,8 @@ impl Solver {
             self.retired_clauses += self.context.num_clauses();
             self.context = Context::new(&self.program, &config);
         }
-        let lit = match self.context.literal(formula) {
+        // the side conditions are part of `formula` already: not permanent in this shared context
+        let lit = match self.context.encoder.bool_lit(formula) {
             Ok(l) => l,
             Err(u) => return (Answer::Unknown(u.to_string()), Vec::new()),
         };

@@ -10,3 +10,4 @@ mod figures;
 mod bench;
 mod cache;
 mod robustness;
+mod variants;
