@@ -17,6 +17,7 @@
 //!   explicit [`ExprKind::Cast`]; conditions of `assume` are `Bool`-typed.
 
 pub mod interp;
+pub mod points;
 mod print;
 
 pub use print::{display_expr, display_program, display_stmt};

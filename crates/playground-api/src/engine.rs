@@ -339,41 +339,69 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
         inputs: Vec::new(),
         statistics,
         elapsed_ms: 0.0,
+        decided_by: None,
+        next_step: String::new(),
+        predicates: Vec::new(),
+        cancelled: false,
     }
 }
 
-pub(crate) fn cegar_config(options: &Options) -> cegar::Config {
-    let mut config = cegar::Config::default_for_cli();
-    config.refinement = match options.refine {
+pub(crate) fn verify_config(options: &Options) -> verify::Config {
+    let mut config = verify::Config::default_for_cli();
+    let l = &mut config.loop_config;
+    l.refinement = match options.refine {
         RefineMethod::Wp => cegar::RefinementMethod::Wp,
         RefineMethod::Sp => cegar::RefinementMethod::Sp,
     };
-    config.max_iterations = options.max_iterations.max(1);
-    config.time_budget_ms = Some(options.timeout_ms);
-    config.strategy = match options.strategy {
+    l.max_iterations = options.max_iterations.max(1);
+    l.strategy = match options.strategy {
         Strategy::Lattice => abstraction::Strategy::Lattice,
         Strategy::Exact => abstraction::Strategy::Exact,
     };
-    config.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
-    config.max_cone = if options.max_cone == 0 { None } else { Some(options.max_cone as usize) };
-    config.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
+    l.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
+    l.max_cone = if options.max_cone == 0 { None } else { Some(options.max_cone as usize) };
+    l.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
+    config.time_budget_ms = Some(options.timeout_ms);
+    let selected: Vec<verify::Technique> = options.techniques.iter().map(|t| technique_to_engine(*t)).collect();
+    // an empty selection is the textbook loop: the loop always runs in Check mode
+    config.techniques = if selected.is_empty() { verify::Techniques::textbook() } else { verify::Techniques::of(&selected) };
     config
 }
 
-fn phase_name(phase: cegar::Phase) -> &'static str {
-    match phase {
-        cegar::Phase::Lowering => "parsing",
-        cegar::Phase::Abstracting => "abstracting",
-        cegar::Phase::ModelChecking => "model checking",
-        cegar::Phase::Refining => "checking the counterexample",
-        cegar::Phase::Replaying => "replaying the inputs",
-        cegar::Phase::Testing => "random runs before the loop",
-        cegar::Phase::Done => "done",
+pub(crate) fn technique_to_engine(t: Technique) -> verify::Technique {
+    match t {
+        Technique::Cegar => verify::Technique::Cegar,
+        Technique::Candidates => verify::Technique::Candidates,
+        Technique::Zones => verify::Technique::Zones,
+        Technique::HeapValues => verify::Technique::HeapValues,
+        Technique::Bmc => verify::Technique::Bmc,
+        Technique::SingleExecution => verify::Technique::SingleExecution,
+        Technique::RandomRuns => verify::Technique::RandomRuns,
     }
+}
+
+fn technique_from_engine(t: verify::Technique) -> Technique {
+    *Technique::ALL.iter().find(|&&u| technique_to_engine(u) == t).unwrap_or(&Technique::Cegar)
 }
 
 fn scoped_predicates_text(program: &Program, predicates: &[cegar::ScopedPredicate]) -> String {
     cegar::format_predicates(program, predicates)
+}
+
+fn predicate_data(lowered: &LoweredSource, p: &cegar::ScopedPredicate) -> PredicateData {
+    let program = &lowered.program;
+    let origin = match &p.origin {
+        cegar::PredicateOrigin::ErrorGuard => PredicateOrigin::ErrorGuard,
+        cegar::PredicateOrigin::BranchCondition => PredicateOrigin::BranchCondition,
+        cegar::PredicateOrigin::User => PredicateOrigin::User,
+        cegar::PredicateOrigin::Refinement { iteration, at, step } => PredicateOrigin::Refinement {
+            iteration: *iteration,
+            step: *step as u32 + 1,
+            c_line: at.and_then(|at| c_line(program, &lowered.index, at.proc.0, at.index)),
+        },
+        cegar::PredicateOrigin::Candidate { iteration, analysis } => PredicateOrigin::Candidate { iteration: *iteration, analysis: analysis.to_string() },
+    };
+    PredicateData { scope: p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into()), text: p.text.clone(), origin }
 }
 
 /// Names the conditions of one feasibility row: `wp` threads are columns `wp`; NEWTON's `sp`
@@ -432,25 +460,29 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
     };
     let (feasibility, method, table) = match &record.feasibility {
         Some(f) => (
-            f.verdict.clone(),
-            match f.method {
-                cegar::RefinementMethod::Wp => "wp".to_string(),
-                cegar::RefinementMethod::Sp => "sp".to_string(),
-            },
+            f.verdict.to_string(),
+            f.method.name().to_string(),
             f.table
                 .iter()
                 .map(|row| {
                     let columns = feasibility_columns(f.method, &row.conditions);
                     FeasibilityRow {
+                        step: row.step as u32 + 1,
                         c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
                         statement: row.statement.clone(),
-                        contradiction: columns.iter().any(|(_, c)| c.trim() == "false"),
+                        contradiction: matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step),
                         columns,
                     }
                 })
                 .collect(),
         ),
         None => (String::new(), String::new(), Vec::new()),
+    };
+    let (feasibility_kind, infeasible_step) = match record.feasibility.as_ref().map(|f| &f.verdict) {
+        None => (FeasibilityKind::None, None),
+        Some(cegar::Feasibility::Feasible) => (FeasibilityKind::Feasible, None),
+        Some(cegar::Feasibility::Infeasible { step, .. }) => (FeasibilityKind::Infeasible, Some(*step as u32 + 1)),
+        Some(cegar::Feasibility::Unknown(_)) => (FeasibilityKind::Unknown, None),
     };
     IterationSnapshot {
         index: record.iteration,
@@ -459,8 +491,11 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
         abstract_trace,
         feasibility,
         feasibility_method: method,
+        feasibility_kind,
+        infeasible_step,
         feasibility_table: table,
         new_predicates: record.new_predicates.iter().map(|p| p.text.clone()).collect(),
+        added_predicates: record.new_predicates.iter().map(|p| predicate_data(lowered, p)).collect(),
         statistics: Statistics {
             solver_queries: record.statistics.abstraction_prover_calls + record.statistics.refine_solver_calls,
             bdd_peak_nodes: record.statistics.peak_bdd_nodes as u64,
@@ -483,7 +518,7 @@ pub fn replay_inputs(request: &Request, inputs: &[String]) -> Result<usize, Stri
         .iter()
         .map(|text| text.trim().parse::<i128>().map_err(|_| format!("input `{text}` is not an integer")))
         .collect::<Result<Vec<_>, _>>()?;
-    cegar::replay::replay_to_error(&lowered.program, &values).map(|cex| cex.steps.len())
+    concrete::replay_to_error(&lowered.program, &values).map(|cex| cex.steps.len())
 }
 
 /// Check mode: the CEGAR loop.
@@ -492,23 +527,29 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         Ok(l) => l,
         Err(outcome) => return *outcome,
     };
-    let mut config = cegar_config(&request.options);
+    let mut config = verify_config(&request.options);
     let (user_predicates, predicate_diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
     if diagnostics::has_errors(&predicate_diagnostics) {
         let mut diagnostics = lowered.diagnostics.clone();
         diagnostics.extend(diagnostics_data(&predicate_diagnostics, "predicates", &request.predicates, "predicates"));
         return empty_outcome(Verdict::Unknown, "the predicates have errors", diagnostics);
     }
-    config.user_predicates = user_predicates;
-    let mut forward = |e: cegar::Event| {
-        on_event(Event::Progress { phase: phase_name(e.phase).to_string(), iteration: e.iteration, solver_queries: e.solver_calls })
+    config.loop_config.user_predicates = user_predicates;
+    // each iteration reaches the front end as soon as it is finished
+    let mut forward = |e: verify::Event| match e {
+        verify::Event::Technique { technique, .. } => {
+            on_event(Event::Progress { phase: technique.describe().to_string(), iteration: 0, solver_queries: 0 })
+        }
+        verify::Event::Loop(cegar::Event::Progress(p)) => {
+            on_event(Event::Progress { phase: p.phase.describe().to_string(), iteration: p.iteration, solver_queries: p.solver_calls })
+        }
+        verify::Event::Loop(cegar::Event::Iteration(record)) => {
+            on_event(Event::Iteration { snapshot: Box::new(iteration_snapshot(&lowered, record)) })
+        }
     };
-    let result = cegar::check_program(&lowered.program, &config, &mut forward, cancel);
+    let result = verify::check_program(&lowered.program, &config, &mut forward, cancel);
     let program = &lowered.program;
     let iterations: Vec<IterationSnapshot> = result.iterations.iter().map(|r| iteration_snapshot(&lowered, r)).collect();
-    for snapshot in &iterations {
-        on_event(Event::Iteration { snapshot: Box::new(snapshot.clone()) });
-    }
     let mut diagnostics = lowered.diagnostics.clone();
     let file_name = if request.file_name.is_empty() { "input.c" } else { &request.file_name };
     diagnostics.extend(diagnostics_data(&result.diagnostics, file_name, &request.source, "source"));
@@ -539,8 +580,8 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
             procedure: program.procs.get(inv.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
             c_line: Some(lowered.index.line_col(inv.span.start).line),
             location: match inv.point {
-                cegar::InvariantPoint::ProcedureEntry => "at entry".to_string(),
-                cegar::InvariantPoint::LoopHead => "at loop head".to_string(),
+                c_ir::points::InvariantPoint::ProcedureEntry => "at entry".to_string(),
+                c_ir::points::InvariantPoint::LoopHead => "at loop head".to_string(),
             },
             formula: inv.text.clone(),
         })
@@ -566,6 +607,10 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         inputs,
         statistics,
         elapsed_ms: result.statistics.time_ms as f64,
+        decided_by: result.decided_by.map(technique_from_engine),
+        next_step: result.next_step.clone().unwrap_or_default(),
+        predicates: result.predicates.iter().map(|p| predicate_data(&lowered, p)).collect(),
+        cancelled: result.cancelled,
     }
 }
 

@@ -70,6 +70,10 @@ pub(crate) fn empty_outcome(verdict: Verdict, reason: impl Into<String>, diagnos
         inputs: Vec::new(),
         statistics: Statistics::default(),
         elapsed_ms: 0.0,
+        decided_by: None,
+        next_step: String::new(),
+        predicates: Vec::new(),
+        cancelled: false,
     }
 }
 
@@ -206,6 +210,10 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
         inputs: Vec::new(),
         statistics,
         elapsed_ms: result.statistics.time_ms,
+        decided_by: None,
+        next_step: String::new(),
+        predicates: Vec::new(),
+        cancelled: false,
     }
 }
 

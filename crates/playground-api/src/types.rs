@@ -31,6 +31,31 @@ pub enum RefineMethod {
     Sp,
 }
 
+/// A technique of the Check mode's portfolio (`verify::Technique`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Technique {
+    Cegar,
+    Candidates,
+    Zones,
+    HeapValues,
+    Bmc,
+    SingleExecution,
+    RandomRuns,
+}
+
+impl Technique {
+    pub const ALL: [Technique; 7] = [
+        Technique::Cegar,
+        Technique::Candidates,
+        Technique::Zones,
+        Technique::HeapValues,
+        Technique::Bmc,
+        Technique::SingleExecution,
+        Technique::RandomRuns,
+    ];
+}
+
 /// User-visible settings. Every field is explicit; `Options::default()` is what the UI and CLI show.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -56,6 +81,8 @@ pub struct Options {
     /// Boolean programs: quantify dead locals out of the reachable states (faster; the
     /// invariants and trace valuations then leave dead variables out).
     pub eliminate_dead_variables: bool,
+    /// Check mode: the techniques of the portfolio (`[cegar]` is the textbook loop alone).
+    pub techniques: Vec<Technique>,
 }
 
 impl Default for Options {
@@ -72,6 +99,7 @@ impl Default for Options {
             data_model: "LP64".to_string(),
             error_labels: Vec::new(),
             eliminate_dead_variables: false,
+            techniques: Technique::ALL.to_vec(),
         }
     }
 }
@@ -138,6 +166,9 @@ pub struct AbstractStep {
 /// One row of a feasibility table (BOOP Fig 7.3 for wp, NEWTON's table for sp).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FeasibilityRow {
+    /// 1-based step of the expanded path (what "infeasible at path step N" names).
+    #[serde(default)]
+    pub step: u32,
     pub c_line: Option<u32>,
     pub statement: String,
     /// Condition(s) at this point: WP threads, or SP's Ω/Φ/Π columns.
@@ -159,6 +190,39 @@ pub struct Statistics {
     pub refine_ms: f64,
 }
 
+/// Where a predicate comes from (`cegar::PredicateOrigin`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PredicateOrigin {
+    ErrorGuard,
+    BranchCondition,
+    User,
+    /// Found by refinement in `iteration`, from the condition at 1-based path step `step`.
+    Refinement { iteration: u32, step: u32, c_line: Option<u32> },
+    /// A loop-invariant candidate of an analysis, added after `iteration`'s refinement.
+    Candidate { iteration: u32, analysis: String },
+}
+
+/// A predicate with its scope (`global` or a procedure's name) and origin.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PredicateData {
+    pub scope: String,
+    pub text: String,
+    pub origin: PredicateOrigin,
+}
+
+/// The feasibility check of an iteration's abstract counterexample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FeasibilityKind {
+    /// No check: the boolean program was safe, or the loop stopped before.
+    #[default]
+    None,
+    Feasible,
+    Infeasible,
+    Unknown,
+}
+
 /// Everything the UI shows about one CEGAR iteration.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct IterationSnapshot {
@@ -170,8 +234,16 @@ pub struct IterationSnapshot {
     /// "feasible", "infeasible", or empty when the abstraction was safe.
     pub feasibility: String,
     pub feasibility_method: String,
+    #[serde(default)]
+    pub feasibility_kind: FeasibilityKind,
+    /// For an infeasible path: the 1-based step (table row `step`) where it became infeasible.
+    #[serde(default)]
+    pub infeasible_step: Option<u32>,
     pub feasibility_table: Vec<FeasibilityRow>,
     pub new_predicates: Vec<String>,
+    /// The predicates added by this iteration, with their origins (`new_predicates` as data).
+    #[serde(default)]
+    pub added_predicates: Vec<PredicateData>,
     pub statistics: Statistics,
     pub explanation: Option<crate::explain::ExplanationData>,
 }
@@ -240,6 +312,18 @@ pub struct Outcome {
     pub inputs: Vec<String>,
     pub statistics: Statistics,
     pub elapsed_ms: f64,
+    /// Check mode: the technique whose result is the verdict.
+    #[serde(default)]
+    pub decided_by: Option<Technique>,
+    /// For an UNKNOWN verdict: what to try next.
+    #[serde(default)]
+    pub next_step: String,
+    /// The final predicates with their origins (Check mode).
+    #[serde(default)]
+    pub predicates: Vec<PredicateData>,
+    /// The run was cancelled; the iterations it finished are kept.
+    #[serde(default)]
+    pub cancelled: bool,
 }
 
 /// Streamed while a run progresses.

@@ -5,7 +5,6 @@
 //! Entry point: [`analyze_path`]. The result carries the per-step feasibility table (Fig 7.3 for
 //! `wp`, the Ω/Φ/Π rows of Fig 7.5 for `sp`) as display strings for the UI.
 
-pub mod affine;
 pub mod discover;
 pub mod eliminate;
 pub mod newton;

@@ -1,9 +1,6 @@
 //! Integration tests of path feasibility and predicate discovery on small C programs.
 
-mod affine;
 mod overflow;
-mod polynomial;
-mod summaries;
 
 use c_ir::{display_expr, Program, StmtKind, StmtRef};
 use expect_test::{expect, Expect};

@@ -5,7 +5,7 @@
 use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
-use refine::affine::polynomial_loop_equalities;
+use analyses::affine::polynomial_loop_equalities;
 
 /// The equalities of `main`, as text, once each.
 fn equalities(program: &Program) -> Vec<String> {

@@ -6,8 +6,8 @@
 use crate::bmc::lower;
 use c_ir::interp::{run_observed, Limits, Outcome};
 use c_ir::Program;
-use cegar::heap::{analyze, HeapResult};
-use cegar::{check_source, Config, InvariantSource, Verdict};
+use analyses::heap::{analyze, HeapResult};
+
 use proptest::prelude::*;
 
 const LIST: &str = "#include <stdlib.h>\nstruct node { int h; struct node *n; };\n";
@@ -194,29 +194,6 @@ fn unsupported_programs_get_no_answer() {
         "int main() { int *a = malloc(4 * sizeof(int)); if (!a) return 0; int *b = a + 1; *b = 3; *a = 1; if (*b != 3) reach_error(); return 0; }",
     );
     assert!(result.map_or(true, |r| !r.safe));
-}
-
-#[test]
-fn the_cegar_loop_reports_the_heap_proof_with_invariants() {
-    let source = format!(
-        "{}{LIST}{}",
-        crate::bmc::HEADER,
-        "int main() {
-        struct node *list = 0, *cell;
-        while (__VERIFIER_nondet_uchar()) {
-          cell = malloc(sizeof(struct node)); if (cell == 0) return 1;
-          cell->h = 1; cell->n = list; list = cell;
-        }
-        while (list != 0) { if (list->h != 1) reach_error(); list = list->n; }
-        return 0; }"
-    );
-    let mut config = Config::default_for_cli();
-    config.time_budget_ms = Some(8_000);
-    config.max_iterations = 6;
-    let outcome = check_source(&source, "list.c", &config, &mut |_| {}, &|| false);
-    assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
-    assert_eq!(outcome.invariant_source, InvariantSource::HeapValues, "{:?}", outcome.reason);
-    assert!(outcome.invariants.iter().any(|i| i.text.contains("list->h == 1")), "{:?}", outcome.invariants.iter().map(|i| &i.text).collect::<Vec<_>>());
 }
 
 /// A statement of a random list program over pointers `p`, `q` (and the list `l`).

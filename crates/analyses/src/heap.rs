@@ -23,7 +23,7 @@
 //! the variable's type, and an operation that may wrap yields the type's whole range. Reads of
 //! memory never written give the type's whole range (C leaves it indeterminate).
 
-use crate::invariants::{invariant_points, ProgramPointInvariant};
+use c_ir::points::{invariant_points, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;

@@ -21,7 +21,7 @@
 //! followed by two descending rounds that recover bounds from loop conditions. Calls are
 //! analysed per entry state (memoised); recursion gives up.
 
-use crate::invariants::{invariant_points, InvariantPoint, ProgramPointInvariant};
+use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
 use std::collections::HashMap;
 use std::rc::Rc;

@@ -3,7 +3,7 @@
 
 use c_ir::interp::{run, Limits, Outcome};
 use c_ir::Program;
-use cegar::bmc::{applicable, bounded_check, BmcAnswer};
+use analyses::bmc::{applicable, bounded_check, BmcAnswer};
 
 pub(crate) const HEADER: &str = "extern unsigned char __VERIFIER_nondet_uchar(void);\nextern void reach_error(void);\n";
 
@@ -32,7 +32,7 @@ fn check(body: &str) -> BmcAnswer {
         BmcAnswer::Safe { .. } => assert!(!reachable, "BMC says SAFE, a concrete run reaches the error:\n{body}"),
         BmcAnswer::Unsafe { counterexample, .. } => {
             assert!(reachable, "BMC says UNSAFE, no concrete run reaches the error:\n{body}");
-            assert!(cegar::replay::replay_to_error(&program, &counterexample.inputs).is_ok());
+            assert!(concrete::replay_to_error(&program, &counterexample.inputs).is_ok());
         }
         BmcAnswer::Unknown(why) => panic!("UNKNOWN ({why}):\n{body}"),
     }

@@ -1,9 +1,33 @@
-//! Replaying a feasible path's inputs on the concrete interpreter: UNSAFE is reported only when
-//! the interpreter reaches the error location with them.
+//! Concrete runs below the CEGAR loop and its portfolio: replaying a feasible path's inputs on
+//! the interpreter (UNSAFE is reported only when the interpreter reaches the error location with
+//! them), random runs that look for the error, the single execution of a program that reads no
+//! input, and the invariants that execution shows.
 
-use crate::{Counterexample, CounterexampleStep};
+use diagnostics::Span;
+use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
+use c_ir::{display_expr, BinaryOp, Expr, StmtRef, VarId, VarKind};
 use c_ir::interp::{run_observed, run_with_stop, Limits, Outcome};
 use c_ir::{display_stmt, Program, StmtKind};
+
+/// One step of a concrete counterexample.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CounterexampleStep {
+    pub at: StmtRef,
+    pub span: Span,
+    /// 1-based line in the checked file (0 when unknown).
+    pub line: u32,
+    pub statement: String,
+    /// Values of the scalar variables the statement mentions, before it executes.
+    pub values: Vec<(String, i128)>,
+}
+
+/// A feasible error trace, confirmed by the concrete interpreter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Counterexample {
+    pub steps: Vec<CounterexampleStep>,
+    /// The values read from the environment (`__VERIFIER_nondet_*`), in order.
+    pub inputs: Vec<i128>,
+}
 
 /// Statements a replay may execute before giving up (about five seconds natively).
 pub const REPLAY_STEP_LIMIT: u64 = 50_000_000;
@@ -17,7 +41,7 @@ pub const TRACE_TAIL: u64 = 2_000;
 
 /// The budgets of every interpreter run this crate makes: no recorded path (observers see the
 /// statements), loops accelerated.
-pub(crate) fn run_limits(max_steps: u64) -> Limits {
+pub fn run_limits(max_steps: u64) -> Limits {
     Limits { record_path: false, accelerate_loops: true, ..Limits::new(max_steps) }
 }
 
@@ -250,3 +274,107 @@ pub fn single_execution(program: &Program, max_steps: u64, stop: &dyn Fn() -> bo
         Outcome::RuntimeError(..) => None,
     }
 }
+
+/// The invariants of a program that has a single execution (`replay::single_execution`): at
+/// each procedure entry and loop head, the states that execution passes through — listed when
+/// there are at most 8, else as bounds of each integer variable — over the integer variables
+/// (source locals, formals, globals) written by then. They hold because there is no other run.
+pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPointInvariant> {
+    use std::collections::HashMap;
+    let points = invariant_points(program);
+    let kinds: HashMap<StmtRef, InvariantPoint> = points.iter().copied().collect();
+    let mut visits: HashMap<StmtRef, Visits> = HashMap::new();
+    let tracked = |proc: c_ir::ProcId| -> Vec<VarId> {
+        let p = program.proc(proc);
+        program
+            .globals
+            .iter()
+            .chain(p.formals.iter())
+            .chain(p.locals.iter())
+            .copied()
+            .filter(|&v| {
+                let var = program.var(v);
+                var.ty.is_integer() && matches!(var.kind, VarKind::Global | VarKind::Local(_) | VarKind::Formal(..))
+            })
+            .collect()
+    };
+    let mut scope: HashMap<c_ir::ProcId, Vec<VarId>> = HashMap::new();
+    let mut observe = |at: StmtRef, state: &c_ir::interp::State| {
+        if !kinds.contains_key(&at) {
+            return;
+        }
+        let vars = scope.entry(at.proc).or_insert_with(|| tracked(at.proc));
+        let valuation: Vec<(VarId, i128)> =
+            vars.iter().filter(|&&v| state.is_written(v)).filter_map(|&v| Some((v, state.value_of(v)?))).collect();
+        let entry = visits.entry(at).or_default();
+        if entry.count == 0 {
+            entry.bounds = valuation.iter().map(|&(v, x)| (v, x, x, true)).collect();
+        } else {
+            for b in entry.bounds.iter_mut() {
+                match valuation.iter().find(|(v, _)| *v == b.0) {
+                    Some(&(_, x)) => {
+                        b.1 = b.1.min(x);
+                        b.2 = b.2.max(x);
+                    }
+                    None => b.3 = false,
+                }
+            }
+        }
+        entry.count += 1;
+        if entry.states.len() <= MAX_LISTED_STATES && !entry.states.contains(&valuation) {
+            entry.states.push(valuation);
+        }
+    };
+    let mut feed = |_: &c_ir::Type| -> i128 { 0 };
+    // skipped loop iterations pass through states between those observed before and after
+    // the jump: bounds cover them, a list of states would not
+    let accelerated = c_ir::interp::run_observed(program, &mut feed, &run_limits(max_steps), &mut observe).skipped_iterations > 0;
+    let mut out = Vec::new();
+    for (at, point) in points {
+        // a point the execution never reaches: nothing holds there but `false`
+        let formula = match visits.get(&at) {
+            None => Expr::bool(false),
+            Some(v) if v.states.len() <= MAX_LISTED_STATES && !accelerated => logic::balanced(
+                v.states.iter().map(|state| logic::conjunction(&state.iter().map(|&(x, value)| equals(program, x, value)).collect::<Vec<_>>())).collect(),
+                BinaryOp::Or,
+            ),
+            Some(v) => logic::conjunction(
+                &v.bounds
+                    .iter()
+                    .filter(|b| b.3)
+                    .flat_map(|&(x, lo, hi, _)| {
+                        if lo == hi {
+                            vec![equals(program, x, lo)]
+                        } else {
+                            let ty = program.var(x).ty.clone();
+                            let var = Expr::var(x, ty.clone());
+                            vec![Expr::binary(BinaryOp::Ge, var.clone(), Expr::int(lo, ty.clone())), Expr::binary(BinaryOp::Le, var, Expr::int(hi, ty))]
+                        }
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+        };
+        let text = display_expr(program, &formula);
+        out.push(ProgramPointInvariant { at, point, span: program.stmt(at).span, line: 0, formula, text });
+    }
+    out
+}
+
+fn equals(program: &Program, x: VarId, value: i128) -> Expr {
+    let ty = program.var(x).ty.clone();
+    Expr::eq(Expr::var(x, ty.clone()), Expr::int(value, ty))
+}
+
+/// Distinct states kept per program point before [`execution_invariants`] falls back to bounds.
+const MAX_LISTED_STATES: usize = 8;
+
+/// What one run saw at one program point.
+#[derive(Default)]
+struct Visits {
+    /// Distinct valuations of the written integer variables (up to `MAX_LISTED_STATES + 1`).
+    states: Vec<Vec<(VarId, i128)>>,
+    /// Per variable: smallest and largest value, and whether it was written at every visit.
+    bounds: Vec<(VarId, i128, i128, bool)>,
+    count: u64,
+}
+

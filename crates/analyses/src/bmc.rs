@@ -20,8 +20,8 @@
 //! is replayed on the interpreter like every counterexample: the model's values of the
 //! environment reads on the satisfied path are fed back statement by statement.
 
-use crate::replay::replay_to_error;
-use crate::Counterexample;
+use concrete::replay_to_error;
+use concrete::Counterexample;
 use c_ir::interp::{run_observed, Outcome};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, Var, VarId, VarKind};
 use diagnostics::Span;
@@ -240,7 +240,7 @@ fn replay(program: &Program, mut queues: HashMap<StmtRef, std::collections::VecD
         queues.get_mut(&key).and_then(|q| q.pop_front()).unwrap_or(0)
     };
     let mut observe = |at: StmtRef, _: &c_ir::interp::State| current.set(Some(at));
-    let result = run_observed(program, &mut feed, &crate::replay::run_limits(crate::replay::REPLAY_STEP_LIMIT), &mut observe);
+    let result = run_observed(program, &mut feed, &concrete::run_limits(concrete::REPLAY_STEP_LIMIT), &mut observe);
     if result.outcome != Outcome::ReachedError {
         return None;
     }

@@ -4,7 +4,7 @@
 use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, StmtKind, Type};
-use refine::affine::call_relations;
+use analyses::affine::call_relations;
 
 fn relations_of(program: &Program, name: &str) -> Vec<String> {
     let proc = program.proc_ids().find(|&p| program.proc(p).name == name).expect("procedure");
@@ -135,11 +135,11 @@ int main(void) {
     let forms = ["b == a + 1", "a == b - 1", "2 * b == 2 * a + 2", "a + 1 == b"].map(parse);
     for x in &forms {
         for y in &forms {
-            assert!(refine::affine::same_equality(x, y), "{} / {}", display_expr(&program, x), display_expr(&program, y));
+            assert!(analyses::affine::same_equality(x, y), "{} / {}", display_expr(&program, x), display_expr(&program, y));
         }
     }
     // another constant, another width, not an equality
     for other in ["b == a + 2", "c == (long)a + 1", "b <= a + 1"].map(parse) {
-        assert!(!refine::affine::same_equality(&forms[0], &other), "{}", display_expr(&program, &other));
+        assert!(!analyses::affine::same_equality(&forms[0], &other), "{}", display_expr(&program, &other));
     }
 }

@@ -4,7 +4,7 @@
 use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
-use refine::affine::{loop_equalities, stride_congruences};
+use analyses::affine::{loop_equalities, stride_congruences};
 
 fn equalities(program: &Program) -> Vec<String> {
     let main = program.entry.expect("main");

@@ -1,0 +1,405 @@
+//! One run of the loop of BOOP Fig 3.1 as a steppable session: [`Session::step`] does exactly
+//! one iteration — abstract the program with the current predicates (C2BP), model check the
+//! boolean program (BEBOP), check the abstract counterexample on the C program (WP condition
+//! threads or NEWTON, BOOP ch. 7), add the predicates that explain a spurious one — and
+//! [`Session::run`] steps until the loop ends.
+
+use crate::invariants;
+use crate::predicates::{condition_predicates, error_guard_predicates, is_redundant, Predicates};
+use crate::records::*;
+use crate::{CandidateSource, Config, InitialPredicates};
+use c_ir::{ProcId, Program, StmtKind, StmtRef};
+use std::time::Duration;
+use web_time::Instant;
+
+/// What one call of [`Session::step`] did.
+#[derive(Clone, Copy, Debug)]
+pub enum Step<'s> {
+    /// One more iteration; the loop goes on.
+    Continue(&'s IterationRecord),
+    /// The loop has ended (the last iteration, if any, is the last of [`Session::iterations`]).
+    Done(&'s LoopEnd),
+}
+
+/// A CEGAR run over one lowered program.
+pub struct Session<'p> {
+    program: &'p Program,
+    config: Config,
+    start: Instant,
+    predicates: Predicates,
+    candidates: Vec<Box<dyn CandidateSource + 'p>>,
+    abstraction_config: abstraction::AbstractionConfig,
+    abstraction_cache: abstraction::AbstractionCache,
+    refine_config: refine::RefineConfig,
+    invariant_origins: Vec<boolprog::Origin>,
+    iterations: Vec<IterationRecord>,
+    end: Option<LoopEnd>,
+    solver_calls: u64,
+}
+
+/// What a phase of one iteration leads to.
+enum Next {
+    Continue,
+    End(LoopEnd),
+}
+
+impl<'p> Session<'p> {
+    /// A session with the initial predicates of `config`; the time budget counts from now.
+    pub fn new(program: &'p Program, config: Config) -> Session<'p> {
+        let start = Instant::now();
+        let mut predicates = Predicates::default();
+        let initial = match config.initial_predicates {
+            InitialPredicates::None => Vec::new(),
+            InitialPredicates::ErrorGuards => error_guard_predicates(program).into_iter().map(|p| (p, PredicateOrigin::ErrorGuard)).collect(),
+            InitialPredicates::AllConditionsUpTo(limit) => {
+                let all = condition_predicates(program);
+                if all.len() <= limit {
+                    all.into_iter().map(|p| (p, PredicateOrigin::BranchCondition)).collect()
+                } else {
+                    error_guard_predicates(program).into_iter().map(|p| (p, PredicateOrigin::ErrorGuard)).collect()
+                }
+            }
+        };
+        for ((scope, p), origin) in initial {
+            predicates.insert(program, scope, p, origin);
+        }
+        for p in &config.user_predicates.global {
+            predicates.insert(program, None, p.clone(), PredicateOrigin::User);
+        }
+        for (proc, list) in &config.user_predicates.local {
+            for p in list {
+                predicates.insert(program, Some(*proc), p.clone(), PredicateOrigin::User);
+            }
+        }
+        let mut solver_config = solver::SolverConfig::c_semantics();
+        solver_config.int_width = config.integer_width;
+        // a single hard SAT call must not overrun the budget either
+        solver_config.deadline = config.time_budget_ms.map(|b| start + Duration::from_millis(b));
+        let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
+        abstraction_config.max_cube_length = config.max_cube_length;
+        abstraction_config.max_cone = config.max_cone;
+        abstraction_config.record_lattices = config.record_lattices;
+        abstraction_config.solver = solver_config.clone();
+        let refine_config = refine::RefineConfig { method: config.refinement, solver: refine::SolverSettings { config: solver_config } };
+        Session {
+            program,
+            start,
+            predicates,
+            candidates: Vec::new(),
+            abstraction_config,
+            abstraction_cache: abstraction::AbstractionCache::new(),
+            refine_config,
+            invariant_origins: invariants::needed_origins(program),
+            iterations: Vec::new(),
+            end: None,
+            solver_calls: 0,
+            config,
+        }
+    }
+
+    /// Adds a source of loop-invariant candidate predicates, asked after each refinement that
+    /// found new predicates.
+    pub fn add_candidate_source(&mut self, source: Box<dyn CandidateSource + 'p>) {
+        self.candidates.push(source);
+    }
+
+    pub fn program(&self) -> &'p Program {
+        self.program
+    }
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+    /// The finished iterations.
+    pub fn iterations(&self) -> &[IterationRecord] {
+        &self.iterations
+    }
+    /// The current predicates with their origins.
+    pub fn predicates(&self) -> &Predicates {
+        &self.predicates
+    }
+    /// How the loop ended, once it has.
+    pub fn end(&self) -> Option<&LoopEnd> {
+        self.end.as_ref()
+    }
+    pub fn solver_calls(&self) -> u64 {
+        self.solver_calls
+    }
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+    fn out_of_time(&self) -> bool {
+        self.config.time_budget_ms.is_some_and(|b| self.elapsed_ms() >= b)
+    }
+    fn remaining_ms(&self) -> Option<u64> {
+        self.config.time_budget_ms.map(|b| b.saturating_sub(self.elapsed_ms()).max(1))
+    }
+    fn progress(&self, phase: Phase, iteration: u32, events: &mut dyn FnMut(Event)) {
+        let p = Progress { phase, iteration, solver_calls: self.solver_calls, predicates: self.predicates.len(), elapsed_ms: self.elapsed_ms() };
+        events(Event::Progress(&p));
+    }
+
+    /// Steps until the loop ends.
+    pub fn run(&mut self, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> &LoopEnd {
+        while let Step::Continue(_) = self.step(events, cancel) {}
+        self.end.as_ref().expect("the loop has ended")
+    }
+
+    /// One iteration (BOOP Fig 3.1): abstraction, model checking, path check, refinement. Each
+    /// finished iteration is reported through `events` before this returns.
+    pub fn step(&mut self, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Step<'_> {
+        if self.end.is_none() {
+            let before = self.iterations.len();
+            let next = self.iterate(events, cancel);
+            if self.iterations.len() > before {
+                if let Some(record) = self.iterations.last() {
+                    events(Event::Iteration(record));
+                }
+            }
+            if let Next::End(end) = next {
+                self.end = Some(end);
+                self.progress(Phase::Done, self.iterations.len() as u32, events);
+            }
+        }
+        match (&self.end, self.iterations.last()) {
+            (Some(end), _) => Step::Done(end),
+            (None, Some(record)) => Step::Continue(record),
+            (None, None) => unreachable!("an iteration that does not end the loop leaves a record"),
+        }
+    }
+
+    /// The body of [`Session::step`]: pushes the iteration's record (unless the loop ends
+    /// before the iteration starts) and says whether the loop goes on.
+    fn iterate(&mut self, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Next {
+        let program = self.program;
+        if program.entry.is_none() {
+            return Next::End(LoopEnd::Stopped(StopReason::NoEntryProcedure));
+        }
+        if !program.procs.iter().any(|p| p.body.iter().any(|s| matches!(s.kind, StmtKind::Error))) {
+            return Next::End(LoopEnd::NoErrorLocation);
+        }
+        let iteration = self.iterations.len() as u32 + 1;
+        if cancel() {
+            return Next::End(LoopEnd::Stopped(StopReason::Cancelled));
+        }
+        if iteration > self.config.max_iterations {
+            return Next::End(LoopEnd::Stopped(StopReason::IterationBound(self.config.max_iterations)));
+        }
+        if self.out_of_time() {
+            return Next::End(LoopEnd::Stopped(StopReason::TimeBudget { iterations: iteration - 1, phase: Phase::Abstracting }));
+        }
+        self.iterations.push(IterationRecord {
+            iteration,
+            predicates_before: self.predicates.list().to_vec(),
+            boolean_program: String::new(),
+            line_map: Vec::new(),
+            model_check: None,
+            abstract_trace: Vec::new(),
+            abstract_program: None,
+            abstract_counterexample: None,
+            c_path: Vec::new(),
+            feasibility: None,
+            new_predicates: Vec::new(),
+            statistics: IterationStatistics::default(),
+        });
+        // 1. abstraction (C2BP)
+        self.progress(Phase::Abstracting, iteration, events);
+        let abs = match self.abstract_phase() {
+            Ok(abs) => abs,
+            Err(end) => return Next::End(end),
+        };
+        // 2. model checking (BEBOP)
+        if cancel() || self.out_of_time() {
+            let reason = if cancel() { StopReason::Cancelled } else { StopReason::TimeBudget { iterations: iteration - 1, phase: Phase::ModelChecking } };
+            return Next::End(LoopEnd::Stopped(reason));
+        }
+        self.progress(Phase::ModelChecking, iteration, events);
+        let trace = match self.model_check_phase(&abs, cancel) {
+            Ok(trace) => trace,
+            Err(end) => return Next::End(end),
+        };
+        // 3. is the abstract counterexample a path of the C program? 4. new predicates
+        self.progress(Phase::Refining, iteration, events);
+        match self.path_phase(&trace, cancel) {
+            Ok(analysis) => self.refine_phase(analysis, events),
+            Err(end) => Next::End(end),
+        }
+    }
+
+    fn record(&mut self) -> &mut IterationRecord {
+        self.iterations.last_mut().expect("the current iteration has a record")
+    }
+
+    /// C2BP with the current predicates; the abstraction answers Unknown (sound, coarse) once
+    /// the remaining budget is spent.
+    fn abstract_phase(&mut self) -> Result<abstraction::Abstraction, LoopEnd> {
+        let t = Instant::now();
+        self.abstraction_config.time_budget_ms = self.remaining_ms();
+        let (abs, diagnostics) = abstraction::abstract_program_cached(self.program, self.predicates.set(), &self.abstraction_config, &mut self.abstraction_cache);
+        self.solver_calls += abs.statistics.prover_calls;
+        let record_details = self.config.record_details;
+        let record = self.record();
+        record.statistics.abstraction_ms = t.elapsed().as_millis() as u64;
+        record.statistics.abstraction_prover_calls = abs.statistics.prover_calls;
+        if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+            return Err(LoopEnd::Stopped(StopReason::AbstractionFailed(error.message.clone())));
+        }
+        if record_details {
+            let printed = boolprog::print_bebop(&abs.program);
+            record.boolean_program = printed.text;
+            record.abstract_program = Some(abs.program.clone());
+            record.line_map = printed.lines.iter().map(|l| (l.line, l.origin.map(|o| StmtRef { proc: ProcId(o.proc), index: o.index }))).collect();
+        }
+        Ok(abs)
+    }
+
+    /// BEBOP on the boolean program: `Ok` with the abstract counterexample, `Err` when the loop
+    /// ends here (safe, or the model checker gave up).
+    fn model_check_phase(&mut self, abs: &abstraction::Abstraction, cancel: &dyn Fn() -> bool) -> Result<model_check::Trace, LoopEnd> {
+        let program = self.program;
+        let entry = program.entry.map(|e| program.proc(e).name.clone());
+        let mc_config = model_check::Config {
+            max_bdd_nodes: self.config.max_bdd_nodes,
+            time_budget_ms: self.remaining_ms(),
+            compute_invariants: true,
+            invariant_origins: Some(self.invariant_origins.clone()),
+            compute_trace: true,
+            error_labels: Vec::new(),
+            entry,
+            // The C invariants only need the live predicates; the call temporaries blow up states.
+            eliminate_dead_variables: true,
+        };
+        let t = Instant::now();
+        let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
+        let out_of_time = self.out_of_time();
+        let iterations = self.iterations.len() as u32;
+        let record_details = self.config.record_details;
+        let record = self.record();
+        record.statistics.model_check_ms = t.elapsed().as_millis() as u64;
+        record.statistics.peak_bdd_nodes = mc.statistics.peak_bdd_nodes;
+        match &mc.verdict {
+            model_check::Verdict::Safe => {
+                record.model_check = Some(AbstractVerdict::Safe);
+                return Err(LoopEnd::Safe { invariants: invariants::program_point_invariants(program, abs, &mc) });
+            }
+            model_check::Verdict::Unknown(reason) => {
+                record.model_check = Some(AbstractVerdict::Unknown(reason.clone()));
+                // the model checker's own budget is what was left of the loop's
+                let stop = if cancel() {
+                    StopReason::Cancelled
+                } else if out_of_time {
+                    StopReason::TimeBudget { iterations, phase: Phase::ModelChecking }
+                } else {
+                    StopReason::ModelCheckingGaveUp(reason.clone())
+                };
+                return Err(LoopEnd::Stopped(stop));
+            }
+            model_check::Verdict::ErrorReachable => record.model_check = Some(AbstractVerdict::ErrorReachable),
+        }
+        let Some(trace) = mc.trace else {
+            let why = mc.trace_error.unwrap_or_else(|| "the model checker gave no counterexample".into());
+            return Err(LoopEnd::Stopped(if cancel() { StopReason::Cancelled } else { StopReason::NoAbstractCounterexample(why) }));
+        };
+        record.abstract_trace = model_check::format_trace(&abs.program, &trace).lines().map(str::to_string).collect();
+        if record_details {
+            record.abstract_counterexample = Some(trace.clone());
+        }
+        Ok(trace)
+    }
+
+    /// Maps the abstract counterexample to a C path and decides its feasibility.
+    fn path_phase(&mut self, trace: &model_check::Trace, cancel: &dyn Fn() -> bool) -> Result<refine::PathAnalysis, LoopEnd> {
+        let program = self.program;
+        let c_path = crate::trace::trace_to_c_path(program, trace).map_err(|e| LoopEnd::Stopped(StopReason::TraceMapping(e)))?;
+        self.record().c_path = c_path.clone();
+        let t = Instant::now();
+        let deadline = self.config.time_budget_ms;
+        let start = self.start;
+        let stop = || cancel() || deadline.is_some_and(|b| start.elapsed().as_millis() as u64 >= b);
+        let analysis = refine::analyze_path(program, &c_path, &self.refine_config, self.predicates.set(), &stop);
+        let record_details = self.config.record_details;
+        let record = self.record();
+        record.statistics.refine_ms = t.elapsed().as_millis() as u64;
+        let analysis = analysis.map_err(|e| LoopEnd::Stopped(StopReason::PathConstruction(e.0)))?;
+        record.statistics.refine_solver_calls = analysis.statistics.solver_calls;
+        let verdict = match &analysis.verdict {
+            refine::PathVerdict::Feasible { .. } => Feasibility::Feasible,
+            refine::PathVerdict::Infeasible { step, .. } => Feasibility::Infeasible { step: *step, at: analysis.path.steps.get(*step).map(|s| s.origin) },
+            refine::PathVerdict::Unknown(r) => Feasibility::Unknown(r.clone()),
+        };
+        record.feasibility = Some(FeasibilityRecord {
+            method: analysis.method,
+            verdict,
+            table: if record_details { analysis.table.clone() } else { Vec::new() },
+            notes: analysis.notes.clone(),
+            path_length: analysis.path.steps.len(),
+        });
+        self.solver_calls += analysis.statistics.solver_calls;
+        Ok(analysis)
+    }
+
+    /// A feasible path ends the loop (after its replay); an infeasible one adds predicates.
+    fn refine_phase(&mut self, analysis: refine::PathAnalysis, events: &mut dyn FnMut(Event)) -> Next {
+        let program = self.program;
+        let iteration = self.iterations.len() as u32;
+        let found = match analysis.verdict {
+            refine::PathVerdict::Feasible { inputs, .. } => {
+                self.progress(Phase::Replaying, iteration, events);
+                let inputs: Vec<i128> = inputs.iter().map(|v| v.unwrap_or(0)).collect();
+                return Next::End(match concrete::replay_to_error(program, &inputs) {
+                    Ok(counterexample) => LoopEnd::Unsafe { counterexample },
+                    Err(e) => LoopEnd::Stopped(StopReason::ReplayFailed(e)),
+                });
+            }
+            refine::PathVerdict::Unknown(_) if self.out_of_time() => {
+                return Next::End(LoopEnd::Stopped(StopReason::TimeBudget { iterations: iteration, phase: Phase::Refining }));
+            }
+            refine::PathVerdict::Unknown(r) => return Next::End(LoopEnd::Stopped(StopReason::FeasibilityUnknown(r))),
+            refine::PathVerdict::Infeasible { predicates, .. } => predicates,
+        };
+        let mut added = Vec::new();
+        for d in found {
+            if is_redundant(self.predicates.set(), d.scope, &d.predicate) {
+                continue;
+            }
+            let at = analysis.path.steps.get(d.step).map(|s| s.origin);
+            let origin = PredicateOrigin::Refinement { iteration, at, step: d.step };
+            if let Some(p) = self.predicates.insert(program, d.scope, d.predicate, origin) {
+                added.push(p.clone());
+            }
+        }
+        if !added.is_empty() {
+            let mut candidates = Vec::new();
+            for source in &mut self.candidates {
+                for c in source.candidates(program, &added, self.predicates.set()) {
+                    let origin = PredicateOrigin::Candidate { iteration, analysis: c.analysis };
+                    if let Some(p) = self.predicates.insert(program, c.scope, c.predicate, origin) {
+                        candidates.push(p.clone());
+                    }
+                }
+            }
+            if !candidates.is_empty() {
+                let texts: Vec<&str> = candidates.iter().map(|p| p.text.as_str()).collect();
+                if let Some(f) = self.record().feasibility.as_mut() {
+                    f.notes.push(format!("loop-invariant candidates added as predicates: {}", texts.join(", ")));
+                }
+            }
+            added.extend(candidates);
+            self.record().new_predicates = added;
+            return Next::Continue;
+        }
+        // known predicates may have been left out of a bounded cone: widen it and abstract
+        // again before giving up
+        let Some(bound) = self.abstraction_config.max_cone else {
+            return Next::End(LoopEnd::Stopped(StopReason::NoProgress));
+        };
+        let wider = if bound >= 32 { None } else { Some(bound * 2) };
+        self.abstraction_config.max_cone = wider;
+        if let Some(f) = self.record().feasibility.as_mut() {
+            f.notes.push(match wider {
+                Some(w) => format!("no new predicates: the cone bound goes from {bound} to {w} predicates"),
+                None => format!("no new predicates: the cone bound of {bound} predicates is lifted"),
+            });
+        }
+        Next::Continue
+    }
+}

@@ -1,0 +1,153 @@
+//! `predabs check`: the portfolio (crate `verify`) on a C file, with the techniques selected by
+//! `--techniques`; `--events` streams one JSON object per line as the run progresses.
+
+use crate::{file_name, finish, options_from, print_invariants, read, refine_from, EngineArgs, RefineArg};
+use playground_api::{Event, Mode, Outcome, Request, Technique, Verdict};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    file: PathBuf,
+    /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
+    #[arg(long, value_enum, default_value = "wp")]
+    refine: RefineArg,
+    #[arg(long = "max-iterations", default_value_t = 100)]
+    max_iterations: u32,
+    /// Time budget in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Initial predicates (optional), C2BP syntax.
+    #[arg(long)]
+    predicates: Option<PathBuf>,
+    /// Techniques of the portfolio, comma-separated: cegar, candidates, zones, heap-values, bmc,
+    /// single-execution, random-runs, or all. `--techniques cegar` is the textbook CEGAR loop
+    /// with refinement's own predicates.
+    #[arg(long, default_value = "all")]
+    techniques: String,
+    /// Print one JSON object per line as the run progresses: `progress`, `iteration` (each
+    /// finished iteration), then `verdict` (the content of `--json`).
+    #[arg(long)]
+    events: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
+    #[arg(long)]
+    json: bool,
+}
+
+/// Parses `--techniques`.
+fn techniques(text: &str) -> Result<Vec<Technique>, String> {
+    let mut out = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        if name == "all" {
+            out.extend(Technique::ALL);
+            continue;
+        }
+        let value = serde_json::Value::String(name.to_string());
+        match serde_json::from_value::<Technique>(value) {
+            Ok(t) => out.push(t),
+            Err(_) => return Err(format!("unknown technique `{name}` (known: {}, all)", names(&Technique::ALL))),
+        }
+    }
+    if out.is_empty() {
+        return Err("--techniques: no technique selected".into());
+    }
+    Ok(out)
+}
+
+/// The `--techniques` names of `list`.
+pub(crate) fn names(list: &[Technique]) -> String {
+    list.iter().map(|t| technique_name(*t)).collect::<Vec<_>>().join(", ")
+}
+
+pub(crate) fn technique_name(t: Technique) -> String {
+    serde_json::to_value(t).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn emit(value: serde_json::Value) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{value}");
+    let _ = out.flush();
+}
+
+pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
+    let mut options = options_from(&args.engine);
+    options.refine = refine_from(args.refine);
+    options.max_iterations = args.max_iterations;
+    options.timeout_ms = (args.timeout * 1000.0) as u64;
+    options.techniques = techniques(&args.techniques)?;
+    let request = Request {
+        mode: Mode::Check,
+        source: read(&args.file)?,
+        file_name: file_name(&args.file),
+        predicates: match &args.predicates {
+            Some(p) => read(p)?,
+            None => String::new(),
+        },
+        options,
+    };
+    if args.events {
+        let mut stream = |event: Event| match event {
+            Event::Progress { phase, iteration, solver_queries } => {
+                emit(serde_json::json!({ "event": "progress", "phase": phase, "iteration": iteration, "solver_queries": solver_queries }))
+            }
+            Event::Iteration { snapshot } => emit(serde_json::json!({ "event": "iteration", "iteration": snapshot })),
+            Event::Done { .. } => {}
+        };
+        let outcome = playground_api::run(&request, &mut stream, &|| false);
+        let mut value = serde_json::to_value(&outcome).map_err(|e| format!("cannot serialise the result: {e}"))?;
+        if let Some(map) = value.as_object_mut() {
+            map.insert("event".into(), "verdict".into());
+        }
+        emit(value);
+        return Ok(exit_code(&outcome));
+    }
+    let verbose = !args.json;
+    let mut progress = |event: Event| {
+        if let Event::Progress { phase, iteration, solver_queries } = event {
+            if verbose {
+                eprintln!("[iteration {iteration}] {phase} ({solver_queries} solver queries)");
+            }
+        }
+    };
+    let outcome = playground_api::run(&request, &mut progress, &|| false);
+    let file = args.file.clone();
+    Ok(finish(&outcome, args.json, |o| human(o, &file)))
+}
+
+fn exit_code(outcome: &Outcome) -> ExitCode {
+    if outcome.diagnostics.iter().any(|d| d.severity == playground_api::Severity::Error) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn human(o: &Outcome, file: &std::path::Path) {
+    println!("iterations: {}", o.iterations.len());
+    if !o.final_predicates.trim().is_empty() {
+        println!("predicates:\n{}", o.final_predicates.trim_end());
+    }
+    match o.verdict {
+        Verdict::Unsafe => {
+            println!("inputs: {}", o.inputs.join(", "));
+            println!("trace:");
+            for step in &o.trace {
+                let vals: Vec<String> = step.values.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                println!("  {}:{:<5} {:<40} {}", file.display(), step.line, step.statement, vals.join(" "));
+            }
+        }
+        Verdict::Safe => print_invariants(o),
+        Verdict::Unknown => {}
+    }
+    if let Some(t) = o.decided_by {
+        println!("decided by: {}", technique_name(t));
+    }
+    if o.verdict != Verdict::Unknown && !o.reason.is_empty() {
+        println!("reason: {}", o.reason);
+    }
+    if o.verdict == Verdict::Unknown && !o.next_step.is_empty() {
+        println!("next step: {}", o.next_step);
+    }
+}

@@ -1,0 +1,366 @@
+//! The budget policy, the order of the techniques and the merge of their verdicts (see the
+//! crate documentation for the order).
+
+use crate::{CheckOutcome, Config, Event, InvariantSource, LoopCandidates, Statistics, Technique};
+use analyses::{bmc, heap, zones};
+use c_ir::{Program, StmtKind};
+use cegar::{LoopEnd, Session, StopReason, Verdict};
+use concrete::{Counterexample, InputDistribution, SingleExecution};
+use diagnostics::LineIndex;
+use std::time::Duration;
+use web_time::Instant;
+
+/// At most this many milliseconds of random runs before the loop starts.
+const PROBE_MS: u64 = 2000;
+/// At most this many milliseconds for each abstract interpretation (zones, heap values).
+const ANALYSIS_MS: u64 = 5000;
+/// Statements of the first run of a program that reads no input.
+const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;
+/// After the budget: the last tries (the unfinished single execution, random runs) get this long.
+const GRACE_MS: u64 = 3000;
+/// Statements of one short random run.
+const SHORT_RUN_STEPS: u64 = 100_000;
+
+/// Lowers `source` (default lowering options) and runs [`check_program`]; counterexample steps
+/// and invariants get line numbers.
+pub fn check_source(source: &str, file_name: &str, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
+    check_source_with(source, file_name, &c_front::LowerOptions::default(), config, events, cancel)
+}
+
+/// [`check_source`] with lowering options (data model, ...).
+pub fn check_source_with(
+    source: &str,
+    file_name: &str,
+    options: &c_front::LowerOptions,
+    config: &Config,
+    events: &mut dyn FnMut(Event),
+    cancel: &dyn Fn() -> bool,
+) -> CheckOutcome {
+    let (program, diagnostics) = c_front::lower(source, file_name, options);
+    let program = match program {
+        Some(p) if !diagnostics::has_errors(&diagnostics) => p,
+        _ => {
+            let first = diagnostics.iter().find(|d| d.is_error()).map(|d| d.message.clone()).unwrap_or_else(|| "the file could not be parsed".into());
+            let mut outcome = CheckOutcome::unknown(format!("unsupported program: {first}"), diagnostics);
+            outcome.next_step = Some("fix the errors shown at their lines".into());
+            return outcome;
+        }
+    };
+    let mut outcome = check_program(&program, config, events, cancel);
+    let index = LineIndex::new(source);
+    let line = |offset: u32| index.line_col(offset.min(source.len() as u32)).line;
+    if let Some(cex) = &mut outcome.counterexample {
+        for step in &mut cex.steps {
+            step.line = line(step.span.start);
+        }
+    }
+    for inv in &mut outcome.invariants {
+        inv.line = line(inv.span.start);
+    }
+    let mut all = diagnostics;
+    all.append(&mut outcome.diagnostics);
+    outcome.diagnostics = all;
+    outcome
+}
+
+/// Runs the selected techniques on a lowered program; the first sound decision is the verdict.
+pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
+    let mut run = Portfolio { program, config, start: Instant::now(), events, cancel };
+    let mut outcome = run.decide();
+    outcome.statistics.time_ms = run.elapsed_ms();
+    outcome.cancelled = cancel();
+    if outcome.verdict == Verdict::Unknown && outcome.next_step.is_none() {
+        outcome.next_step = Some(match outcome.loop_end.as_ref().and_then(LoopEnd::stop_reason) {
+            Some(reason) => reason.next_step().to_string(),
+            None => "select more techniques, or raise the budget".to_string(),
+        });
+    }
+    outcome
+}
+
+struct Portfolio<'a> {
+    program: &'a Program,
+    config: &'a Config,
+    start: Instant,
+    events: &'a mut dyn FnMut(Event),
+    cancel: &'a dyn Fn() -> bool,
+}
+
+/// What the analyses before the loop found.
+struct Analyses {
+    single: Option<SingleExecution>,
+    zones: Option<zones::ZoneResult>,
+}
+
+impl Portfolio<'_> {
+    fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+    fn selected(&self, t: Technique) -> bool {
+        self.config.techniques.contains(t)
+    }
+    fn cancelled(&self) -> bool {
+        (self.cancel)()
+    }
+    /// `min(budget / parts, cap)`, or `cap` without a budget.
+    fn share(&self, parts: u64, cap: u64) -> u64 {
+        self.config.time_budget_ms.map_or(cap, |b| (b / parts).min(cap))
+    }
+    fn past_grace(&self) -> bool {
+        self.config.time_budget_ms.is_some_and(|b| self.elapsed_ms() >= b + GRACE_MS)
+    }
+    fn announce(&mut self, technique: Technique) {
+        let elapsed_ms = self.elapsed_ms();
+        (self.events)(Event::Technique { technique, elapsed_ms });
+    }
+
+    fn decide(&mut self) -> CheckOutcome {
+        let program = self.program;
+        if program.entry.is_none() {
+            let mut outcome = CheckOutcome::unknown(StopReason::NoEntryProcedure.to_string(), Vec::new());
+            outcome.next_step = Some(StopReason::NoEntryProcedure.next_step().into());
+            return outcome;
+        }
+        let has_error = program.procs.iter().any(|p| p.body.iter().any(|s| matches!(s.kind, StmtKind::Error)));
+        if !has_error {
+            let mut outcome = decided(Verdict::Safe, Technique::Cegar, "the program has no error location");
+            outcome.loop_end = Some(LoopEnd::NoErrorLocation);
+            return outcome;
+        }
+        let analyses = match self.before_the_loop() {
+            Ok(analyses) => analyses,
+            Err(outcome) => return *outcome,
+        };
+        let mut outcome = CheckOutcome::unknown("none of the selected techniques decided the program", Vec::new());
+        if self.selected(Technique::Cegar) {
+            outcome = self.run_loop(analyses.zones.as_ref());
+            if outcome.verdict != Verdict::Unknown || self.cancelled() {
+                return outcome;
+            }
+        }
+        let why = outcome.reason.clone().unwrap_or_default();
+        if let Some(decision) = self.after_the_loop(analyses.single, &why) {
+            let mut decision = decision;
+            decision.iterations = std::mem::take(&mut outcome.iterations);
+            decision.predicates = std::mem::take(&mut outcome.predicates);
+            decision.loop_end = outcome.loop_end.take();
+            decision.statistics = outcome.statistics.clone();
+            return decision;
+        }
+        outcome
+    }
+
+    /// Steps 1–3: the single execution, testing before proving, the abstract interpretations.
+    /// `Err` carries a decision.
+    fn before_the_loop(&mut self) -> Result<Analyses, Box<CheckOutcome>> {
+        let program = self.program;
+        let cancel = self.cancel;
+        let runs = self.config.random_runs;
+        let single = if self.selected(Technique::SingleExecution) && runs > 0 {
+            self.announce(Technique::SingleExecution);
+            concrete::single_execution(program, SINGLE_EXECUTION_PROBE_STEPS, cancel)
+        } else {
+            None
+        };
+        match &single {
+            Some(SingleExecution::Safe { steps }) => return Err(Box::new(single_execution_safe(program, *steps))),
+            Some(SingleExecution::Unsafe(cex)) => return Err(Box::new(single_execution_unsafe(cex.clone()))),
+            _ => {}
+        }
+        if self.selected(Technique::RandomRuns) && runs > 0 && single.is_none() {
+            self.announce(Technique::RandomRuns);
+            let probe_ms = self.share(20, PROBE_MS);
+            let start = self.start;
+            let stop = || cancel() || start.elapsed().as_millis() as u64 >= probe_ms;
+            if let Some(cex) = concrete::probe_for_error(program, runs, &stop) {
+                let mut outcome = decided(Verdict::Unsafe, Technique::RandomRuns, "a random concrete run reaches the error (testing before proving)");
+                outcome.counterexample = Some(cex);
+                return Err(Box::new(outcome));
+            }
+        }
+        let machine_integers = self.config.loop_config.integer_width.is_none();
+        let zones = if (self.selected(Technique::Zones) || self.selected(Technique::Candidates)) && machine_integers {
+            self.announce(Technique::Zones);
+            let zone_ms = self.share(10, ANALYSIS_MS);
+            let start = self.start;
+            zones::analyze(program, &|| cancel() || start.elapsed().as_millis() as u64 >= zone_ms)
+        } else {
+            None
+        };
+        if let Some(z) = zones.as_ref().filter(|z| z.safe && self.selected(Technique::Zones)) {
+            let outcome = proof(Technique::Zones, InvariantSource::DifferenceBounds, z.invariants.clone(), ZONES_PROOF);
+            return Err(Box::new(self.guarded(outcome)));
+        }
+        if self.selected(Technique::HeapValues) && machine_integers {
+            self.announce(Technique::HeapValues);
+            let heap_ms = self.share(10, ANALYSIS_MS);
+            let began = self.elapsed_ms();
+            let start = self.start;
+            if let Some(h) = heap::analyze(program, &|| cancel() || start.elapsed().as_millis() as u64 >= began + heap_ms).filter(|h| h.safe) {
+                let outcome = proof(Technique::HeapValues, InvariantSource::HeapValues, h.invariants, HEAP_PROOF);
+                return Err(Box::new(self.guarded(outcome)));
+            }
+        }
+        Ok(Analyses { single, zones })
+    }
+
+    /// Step 4: the CEGAR loop with its share of the budget.
+    fn run_loop(&mut self, zone: Option<&zones::ZoneResult>) -> CheckOutcome {
+        let program = self.program;
+        self.announce(Technique::Cegar);
+        let bounded = self.selected(Technique::Bmc) && self.config.random_runs > 0 && bmc::applicable(program);
+        let mut loop_config = self.config.loop_config.clone();
+        loop_config.time_budget_ms = self.config.time_budget_ms.map(|b| {
+            let share = if bounded { b / 5 * 4 } else { b };
+            share.saturating_sub(self.elapsed_ms()).max(1)
+        });
+        let mut session = Session::new(program, loop_config);
+        if self.selected(Technique::Candidates) {
+            session.add_candidate_source(Box::new(LoopCandidates::new(zone)));
+        }
+        let events = &mut *self.events;
+        let end = session.run(&mut |e| events(Event::Loop(e)), self.cancel).clone();
+        let mut outcome = match &end {
+            LoopEnd::Safe { invariants } => {
+                let mut outcome = decided(Verdict::Safe, Technique::Cegar, "the boolean program is safe, so the C program is");
+                outcome.invariants = invariants.clone();
+                outcome.invariant_source = InvariantSource::BooleanProgram;
+                outcome
+            }
+            LoopEnd::NoErrorLocation => decided(Verdict::Safe, Technique::Cegar, "the program has no error location"),
+            LoopEnd::Unsafe { counterexample } => {
+                let mut outcome = decided(Verdict::Unsafe, Technique::Cegar, "a feasible abstract counterexample, replayed on the interpreter");
+                outcome.counterexample = Some(counterexample.clone());
+                outcome
+            }
+            LoopEnd::Stopped(reason) => CheckOutcome::unknown(reason.to_string(), Vec::new()),
+        };
+        outcome.iterations = session.iterations().to_vec();
+        outcome.predicates = session.predicates().list().to_vec();
+        outcome.statistics = loop_statistics(&session);
+        outcome.loop_end = Some(end);
+        if outcome.verdict == Verdict::Safe {
+            return self.guarded(outcome);
+        }
+        outcome
+    }
+
+    /// Step 5: bounded model checking, then the last tries within the grace period.
+    fn after_the_loop(&mut self, single: Option<SingleExecution>, why: &str) -> Option<CheckOutcome> {
+        let program = self.program;
+        let cancel = self.cancel;
+        let runs = self.config.random_runs;
+        if self.selected(Technique::Bmc) && runs > 0 && single.is_none() && bmc::applicable(program) {
+            self.announce(Technique::Bmc);
+            let mut solver = solver::SolverConfig::c_semantics();
+            solver.int_width = self.config.loop_config.integer_width;
+            // the unrolling ends with the budget: the grace period belongs to the random runs
+            solver.deadline = self.config.time_budget_ms.map(|b| self.start + Duration::from_millis(b));
+            let start = self.start;
+            let budget = self.config.time_budget_ms;
+            let stop = || cancel() || budget.is_some_and(|b| start.elapsed().as_millis() as u64 >= b);
+            match bmc::bounded_check(program, &solver, &stop) {
+                bmc::BmcAnswer::Safe { bound } => {
+                    let text = format!("bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times");
+                    let mut outcome = decided(Verdict::Safe, Technique::Bmc, &text);
+                    outcome.invariant_source = InvariantSource::None;
+                    return Some(self.guarded(outcome));
+                }
+                bmc::BmcAnswer::Unsafe { bound, counterexample } => {
+                    let text = format!("bounded model checking with {bound} loop unwindings reaches the error");
+                    let mut outcome = decided(Verdict::Unsafe, Technique::Bmc, &text);
+                    outcome.counterexample = Some(counterexample);
+                    return Some(outcome);
+                }
+                bmc::BmcAnswer::Unknown(_) => {}
+            }
+        }
+        if let Some(SingleExecution::Unfinished { .. }) = single {
+            let stop = || cancel() || self.past_grace();
+            match concrete::single_execution(program, u64::MAX, &stop) {
+                Some(SingleExecution::Safe { steps }) => return Some(single_execution_safe(program, steps)),
+                Some(SingleExecution::Unsafe(cex)) => return Some(single_execution_unsafe(cex)),
+                _ => {}
+            }
+        }
+        if self.selected(Technique::RandomRuns) && runs > 0 && !cancel() {
+            self.announce(Technique::RandomRuns);
+            let stop = || cancel() || self.past_grace();
+            // short runs with small inputs, then bugs behind long loops: longer runs over all magnitudes
+            let found = concrete::random_search_for_error(program, runs, SHORT_RUN_STEPS, InputDistribution::Small, &stop)
+                .or_else(|| concrete::random_search_for_error(program, runs, concrete::RANDOM_RUN_STEP_LIMIT, InputDistribution::Magnitudes, &stop));
+            if let Some(cex) = found {
+                let text = format!("a random concrete run reaches the error (the other techniques did not decide: {why})");
+                let mut outcome = decided(Verdict::Unsafe, Technique::RandomRuns, &text);
+                outcome.counterexample = Some(cex);
+                return Some(outcome);
+            }
+        }
+        None
+    }
+
+    /// The soundness guard before a SAFE verdict: random concrete runs; one that reaches the
+    /// error turns the verdict into a replayed UNSAFE (and says which proof was wrong).
+    fn guarded(&mut self, outcome: CheckOutcome) -> CheckOutcome {
+        let runs = self.config.random_runs;
+        if runs == 0 || outcome.verdict != Verdict::Safe {
+            return outcome;
+        }
+        let cancel = self.cancel;
+        let stop = || cancel() || self.past_grace();
+        match concrete::random_search_for_error(self.program, runs, SHORT_RUN_STEPS, InputDistribution::Small, &stop) {
+            None => outcome,
+            Some(cex) => {
+                let proved_by = outcome.decided_by.map(Technique::name).unwrap_or("?");
+                let text = format!("a random concrete run reaches the error, although `{proved_by}` found the program safe (a bug in predabs: please report it)");
+                let mut unsafe_outcome = decided(Verdict::Unsafe, Technique::RandomRuns, &text);
+                unsafe_outcome.counterexample = Some(cex);
+                unsafe_outcome.iterations = outcome.iterations;
+                unsafe_outcome.predicates = outcome.predicates;
+                unsafe_outcome.loop_end = outcome.loop_end;
+                unsafe_outcome.statistics = outcome.statistics;
+                unsafe_outcome
+            }
+        }
+    }
+}
+
+const ZONES_PROOF: &str =
+    "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error";
+const HEAP_PROOF: &str = "allocation-site value analysis: the values of the variables and of the fields of every heap cell (per allocation site: its two newest cells and a summary of the older ones) leave no state at the error";
+
+fn decided(verdict: Verdict, technique: Technique, reason: &str) -> CheckOutcome {
+    let mut outcome = CheckOutcome::unknown(reason, Vec::new());
+    outcome.verdict = verdict;
+    outcome.decided_by = Some(technique);
+    outcome
+}
+
+fn proof(technique: Technique, source: InvariantSource, invariants: Vec<c_ir::points::ProgramPointInvariant>, reason: &str) -> CheckOutcome {
+    let mut outcome = decided(Verdict::Safe, technique, reason);
+    outcome.invariants = invariants;
+    outcome.invariant_source = source;
+    outcome
+}
+
+fn single_execution_safe(program: &Program, steps: u64) -> CheckOutcome {
+    let text = format!("the program reads no input, and its only execution ends after {steps} statements without reaching the error");
+    let invariants = concrete::execution_invariants(program, steps.saturating_add(1));
+    proof(Technique::SingleExecution, InvariantSource::SingleExecution, invariants, &text)
+}
+
+fn single_execution_unsafe(cex: Counterexample) -> CheckOutcome {
+    let mut outcome = decided(Verdict::Unsafe, Technique::SingleExecution, "the program reads no input, and its only execution reaches the error");
+    outcome.counterexample = Some(cex);
+    outcome
+}
+
+fn loop_statistics(session: &Session) -> Statistics {
+    let mut statistics = Statistics { iterations: session.iterations().len() as u32, solver_calls: session.solver_calls(), ..Statistics::default() };
+    for it in session.iterations() {
+        statistics.abstraction_ms += it.statistics.abstraction_ms;
+        statistics.model_check_ms += it.statistics.model_check_ms;
+        statistics.refine_ms += it.statistics.refine_ms;
+    }
+    statistics
+}
