@@ -45,6 +45,7 @@
 
 pub mod bench;
 pub mod cache;
+pub mod command;
 pub mod minimise;
 mod oracle;
 pub mod strengthen;

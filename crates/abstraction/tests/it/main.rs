@@ -11,3 +11,4 @@ mod bench;
 mod cache;
 mod robustness;
 mod variants;
+mod conventions;
