@@ -22,6 +22,7 @@ pub mod sites;
 pub mod transform;
 
 pub use absfile::AbsLine;
+pub use diagnostics;
 pub use infer::{Hidden, InferOptions, Inference, Rule};
 pub use model::{Program, Scope, Ty, VarId, VarKind};
 pub use sites::{Site, SiteId, Warning, WarningKind};
@@ -292,6 +293,51 @@ impl Analysis {
             }
         }
         s
+    }
+
+    /// The variables of the user's file that may be listed in an abstraction file (globals,
+    /// locals and formals of defined functions; no function pointers).
+    pub fn hideable_variables(&self) -> Vec<VarId> {
+        (0..self.program.vars.len() as u32)
+            .map(VarId)
+            .filter(|v| {
+                let var = self.program.var(*v);
+                !var.from_header && var.kind != VarKind::Result && !var.ty.is_function_pointer()
+            })
+            .collect()
+    }
+
+    /// The initial variables from which `v` was derived (through every inference of its
+    /// first step, transitively).
+    pub fn initial_sources(&self, v: VarId) -> Vec<VarId> {
+        let mut out = Vec::new();
+        let mut seen = Hidden::new(self.program.vars.len());
+        let mut work = vec![v];
+        while let Some(x) = work.pop() {
+            if !seen.insert(x) {
+                continue;
+            }
+            if self.initial.contains(&x) {
+                out.push(x);
+                continue;
+            }
+            if let Some(first) = self.derivation(x) {
+                for inf in self.inferences.iter().filter(|i| i.var == x && i.step == first.step) {
+                    work.extend(inf.from.iter().copied());
+                }
+            }
+        }
+        out
+    }
+
+    /// Localization refinement: the initial set without `vars` and the initial variables
+    /// they were derived from.
+    pub fn unhide(&self, vars: &[VarId]) -> Vec<VarId> {
+        let mut drop: Vec<VarId> = vars.to_vec();
+        for &v in vars {
+            drop.extend(self.initial_sources(v));
+        }
+        self.initial.iter().copied().filter(|v| !drop.contains(v)).collect()
     }
 
     /// The variables a property mentions: those in `assert`-like calls' arguments and in the

@@ -242,6 +242,8 @@ pub struct Stmt {
     pub kind: StmtKind,
     pub span: Span,
     pub line: u32,
+    /// The line of the statement's last character (a block's `}`).
+    pub end_line: u32,
 }
 
 /// A parameter of a function definition or prototype: its text and (definitions) its variable.
@@ -402,7 +404,7 @@ impl<'a> Builder<'a> {
         if is_undefined(s) {
             return String::new();
         }
-        self.pre.get(s.start..s.end.min(self.pre.len())).unwrap_or("").to_string()
+        self.pre.get(s.start..s.end.min(self.pre.len())).unwrap_or("").trim().to_string()
     }
     fn line(&self, s: lang_c::span::Span) -> u32 {
         self.lines.line_col(self.span(s).start).line
@@ -831,7 +833,7 @@ impl<'a> Builder<'a> {
                     out.push(Item::Decl(self.declaration(d, base, false, false)));
                 }
                 ast::BlockItem::StaticAssert(s) => {
-                    out.push(Item::Stmt(Stmt { kind: StmtKind::Verbatim(self.text(s.span)), span: self.span(s.span), line: self.line(s.span) }))
+                    out.push(Item::Stmt(Stmt { kind: StmtKind::Verbatim(self.text(s.span)), span: self.span(s.span), line: self.line(s.span), end_line: self.line(s.span) }))
                 }
                 ast::BlockItem::Statement(s) => out.push(Item::Stmt(self.stmt(s))),
             }
@@ -886,7 +888,8 @@ impl<'a> Builder<'a> {
             S::Return(e) => StmtKind::Return(e.as_ref().map(|e| self.expr(e))),
             S::Asm(_) => StmtKind::Verbatim(self.text(s.span)),
         };
-        Stmt { kind, span, line }
+        let end_line = self.lines.line_col(span.end.saturating_sub(1).max(span.start)).line;
+        Stmt { kind, span, line, end_line }
     }
 
     // ---------------------------------------------------------------- expressions

@@ -326,7 +326,7 @@ impl Printer {
     fn body(&mut self, s: &Stmt) {
         if let StmtKind::Block(items) = &s.kind {
             self.write(" ");
-            self.block(items, s.line);
+            self.block(items, s.end_line);
         } else {
             self.indent += 1;
             self.stmt(s);
@@ -338,7 +338,7 @@ impl Printer {
         self.set_source_line(s.line);
         self.start_line();
         match &s.kind {
-            StmtKind::Block(items) => self.block(items, s.line),
+            StmtKind::Block(items) => self.block(items, s.end_line),
             StmtKind::Expr(None) => self.write(";"),
             StmtKind::Expr(Some(e)) => {
                 self.expr(e, 1);

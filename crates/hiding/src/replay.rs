@@ -171,21 +171,24 @@ pub fn replay_original(source: &str, file_name: &str, inputs: &[i128]) -> Replay
     }
 }
 
-/// Localization refinement: the hidden variables behind the `NONDET` tests (else values) on
-/// the source lines of a spurious path (`out_lines`: lines of the hidden program).
+/// Localization refinement: the hidden variables behind the `NONDET` test closest to the
+/// error on a spurious path (`out_lines`: the path's lines in the hidden program, in order);
+/// when the path passes no abstract test, those behind the last `NONDET` value.
 pub fn refinement_candidates(t: &Transformed, out_lines: &[u32]) -> Vec<VarId> {
     let lines: Vec<u32> = out_lines.iter().filter_map(|l| t.source_line(*l)).collect();
     for kind in [EditKind::NondetTest, EditKind::NondetValue] {
-        let mut out = Vec::new();
-        for e in t.edits.iter().filter(|e| e.kind == kind && lines.contains(&e.line)) {
-            for v in &e.vars {
-                if !out.contains(v) {
-                    out.push(*v);
+        for line in lines.iter().rev() {
+            let mut out = Vec::new();
+            for e in t.edits.iter().filter(|e| e.kind == kind && e.line == *line) {
+                for v in &e.vars {
+                    if !out.contains(v) {
+                        out.push(*v);
+                    }
                 }
             }
-        }
-        if !out.is_empty() {
-            return out;
+            if !out.is_empty() {
+                return out;
+            }
         }
     }
     Vec::new()

@@ -378,7 +378,7 @@ impl<'a> Tr<'a> {
     // ------------------------------------------------------------ statements
 
     fn stmt_or_empty(&mut self, s: &Stmt) -> Stmt {
-        self.stmt(s).unwrap_or(Stmt { kind: StmtKind::Expr(None), span: s.span, line: s.line })
+        self.stmt(s).unwrap_or(Stmt { kind: StmtKind::Expr(None), span: s.span, line: s.line, end_line: s.end_line })
     }
 
     fn stmt(&mut self, s: &Stmt) -> Option<Stmt> {
@@ -414,30 +414,30 @@ impl<'a> Tr<'a> {
             StmtKind::Return(Some(e)) => return Some(self.return_stmt(s, e)),
             other => other.clone(),
         };
-        Some(Stmt { kind, span: s.span, line: s.line })
+        Some(Stmt { kind, span: s.span, line: s.line, end_line: s.end_line })
     }
 
     fn return_stmt(&mut self, s: &Stmt, e: &Expr) -> Stmt {
         let result = self.function.as_ref().and_then(|f| self.program.function(f)).map(|f| (f.result, f.ret.clone()));
         let Some((result, ret)) = result.filter(|(r, _)| self.h.contains(*r)) else {
             let v = self.value(e);
-            return Stmt { kind: StmtKind::Return(Some(v)), span: s.span, line: s.line };
+            return Stmt { kind: StmtKind::Return(Some(v)), span: s.span, line: s.line, end_line: s.end_line };
         };
         self.edit(EditKind::RemovedStore, s.span, vec![result]);
         let effs: Vec<Expr> = self.effect(e).into_iter().collect();
         if ret.is_scalar() {
             let v = self.nondet(e, effs, EditKind::NondetValue);
-            return Stmt { kind: StmtKind::Return(Some(v)), span: s.span, line: s.line };
+            return Stmt { kind: StmtKind::Return(Some(v)), span: s.span, line: s.line, end_line: s.end_line };
         }
         // a hidden struct result: return an unwritten local (any value)
         let specifiers = self.function_specifiers();
-        let any = Stmt { kind: StmtKind::Verbatim(format!("{{ {specifiers} abc_any_result; return abc_any_result; }}")), span: s.span, line: s.line };
+        let any = Stmt { kind: StmtKind::Verbatim(format!("{{ {specifiers} abc_any_result; return abc_any_result; }}")), span: s.span, line: s.line, end_line: s.end_line };
         if effs.is_empty() {
             return any;
         }
-        let mut items: Vec<Item> = effs.into_iter().map(|x| Item::Stmt(Stmt { kind: StmtKind::Expr(Some(x)), span: s.span, line: s.line })).collect();
+        let mut items: Vec<Item> = effs.into_iter().map(|x| Item::Stmt(Stmt { kind: StmtKind::Expr(Some(x)), span: s.span, line: s.line, end_line: s.end_line })).collect();
         items.push(Item::Stmt(any));
-        Stmt { kind: StmtKind::Block(items), span: s.span, line: s.line }
+        Stmt { kind: StmtKind::Block(items), span: s.span, line: s.line, end_line: s.end_line }
     }
 
     fn function_specifiers(&self) -> String {
@@ -484,7 +484,7 @@ impl<'a> Tr<'a> {
                         let leaves: Vec<Expr> = init.leaves().into_iter().cloned().collect();
                         for leaf in &leaves {
                             if let Some(x) = self.effect(leaf) {
-                                effects.push(Stmt { kind: StmtKind::Expr(Some(x)), span: dl.span, line: dl.line });
+                                effects.push(Stmt { kind: StmtKind::Expr(Some(x)), span: dl.span, line: dl.line, end_line: dl.line });
                             }
                         }
                     }

@@ -1,0 +1,222 @@
+//! Properties over random small C programs (assignments, pointers, a struct, an array,
+//! calls) and random initial sets:
+//! - the closure is closed (one more step infers nothing);
+//! - (PT) on random concrete runs of the original in the interpreter, no concrete pointer
+//!   (`p0`, `p1`, `s0.q`) ever holds the address of a hidden variable;
+//! - the transformed program is accepted by `c_front::lower` (and by `gcc -fsyntax-only`
+//!   for the first cases, when `gcc` is installed).
+
+use c_ir::interp::{self, Limits};
+use hiding::transform::{transform, NondetStyle, TransformOptions};
+use hiding::{Analysis, Scope, VarId};
+use proptest::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const HEADER: &str = "extern int __VERIFIER_nondet_int(void);
+int g0, g1, g2;
+int arr[4];
+int *p0, *p1;
+struct S { int f; int *q; } s0;
+
+int f1(int x, int *y)
+{
+  if (x > 0) {
+    *y = x;
+  }
+  return x + 1;
+}
+
+int *pick(int *a, int *b)
+{
+  if (*a > *b) {
+    return a;
+  }
+  return b;
+}
+
+int main(void)
+{
+  p0 = &g0;
+  p1 = &g1;
+  s0.q = &g2;
+";
+
+const INTS: [&str; 3] = ["g0", "g1", "g2"];
+const PTRS: [&str; 3] = ["p0", "p1", "s0.q"];
+
+/// A value expression.
+fn value(choice: u8, a: usize, b: usize) -> String {
+    let (x, y, p) = (INTS[a % 3], INTS[b % 3], PTRS[b % 3]);
+    match choice % 8 {
+        0 => format!("{x} + {}", b % 5),
+        1 => format!("*{p}"),
+        2 => format!("arr[{x} & 3]"),
+        3 => "s0.f".to_string(),
+        4 => "__VERIFIER_nondet_int() % 100".to_string(),
+        5 => format!("f1({x}, &{y})"),
+        6 => format!("{}", a % 7),
+        _ => format!("*pick({p}, &{x})"),
+    }
+}
+
+/// A statement.
+fn statement(kind: u8, choice: u8, a: usize, b: usize) -> String {
+    let v = value(choice, a, b);
+    let (x, p, q) = (INTS[a % 3], PTRS[a % 3], PTRS[b % 3]);
+    match kind % 10 {
+        0 => format!("{x} = {v};"),
+        1 => format!("*{p} = {v};"),
+        2 => format!("arr[{} & 3] = {v};", INTS[b % 3]),
+        3 => format!("s0.f = {v};"),
+        4 => format!("{p} = &{};", INTS[b % 3]),
+        5 => format!("{p} = {q};"),
+        6 => format!("{p} = &arr[{}];", b % 4),
+        7 => format!("if ({x} > {}) {{ {} }}", b % 3, statement(choice % 7, kind, b, a)),
+        8 => format!("{p} = pick({q}, &{x});"),
+        _ => format!("{x} = f1({v}, {p});"),
+    }
+}
+
+fn program(stmts: &[(u8, u8, usize, usize)]) -> String {
+    let mut text = HEADER.to_string();
+    for &(k, c, a, b) in stmts {
+        text.push_str("  ");
+        text.push_str(&statement(k, c, a, b));
+        text.push('\n');
+    }
+    text.push_str("  return 0;\n}\n");
+    text
+}
+
+fn hideable(a: &Analysis) -> Vec<VarId> {
+    a.hideable_variables()
+}
+
+static GCC_RUNS: AtomicUsize = AtomicUsize::new(0);
+
+fn gcc_accepts(text: &str) -> Result<(), String> {
+    if GCC_RUNS.fetch_add(1, Ordering::SeqCst) >= 12 {
+        return Ok(());
+    }
+    let dir = std::env::temp_dir().join(format!("hiding-gcc-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let path = dir.join(format!("t{}.c", GCC_RUNS.load(Ordering::SeqCst)));
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let out = match std::process::Command::new("gcc").args(["-fsyntax-only", "-w"]).arg(&path).output() {
+        Ok(o) => o,
+        Err(_) => return Ok(()), // no gcc here
+    };
+    let _ = std::fs::remove_file(&path);
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// Runs the original program on random inputs and checks (PT) at every statement.
+fn pointer_invariant_holds(source: &str, a: &Analysis, seed: u64) -> Result<(), String> {
+    let (program, diagnostics) = c_front::lower(source, "random.c", &c_front::LowerOptions::default());
+    let program = program.ok_or_else(|| format!("{diagnostics:?}"))?;
+    let global = |name: &str| program.globals.iter().copied().find(|g| program.var(*g).name == name);
+    let hidden_globals: Vec<c_ir::VarId> = a
+        .hidden
+        .iter()
+        .filter(|v| a.program.var(*v).scope == Scope::Global)
+        .filter_map(|v| global(&a.program.var(v).name))
+        .collect();
+    let concrete = |name: &str| a.program.lookup(&Scope::Global, name).is_some_and(|v| !a.hidden.contains(v));
+    let mut pointers: Vec<(String, c_ir::Expr)> = Vec::new();
+    for name in ["p0", "p1"] {
+        if let (true, Some(id)) = (concrete(name), global(name)) {
+            pointers.push((name.into(), c_ir::Expr::var(id, program.var(id).ty.clone())));
+        }
+    }
+    if let (true, Some(s)) = (concrete("s0"), global("s0")) {
+        let field = c_ir::Expr { kind: c_ir::ExprKind::Field(Box::new(c_ir::Expr::var(s, program.var(s).ty.clone())), 1), ty: c_ir::Type::pointer_to(c_ir::Type::INT) };
+        pointers.push(("s0.q".into(), field));
+    }
+    let mut state = seed | 1;
+    let mut inputs = |_: &c_ir::Type| -> i128 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % 21) as i128 - 10
+    };
+    let mut failure = None;
+    let mut observe = |_: c_ir::StmtRef, st: &interp::State| {
+        if failure.is_some() {
+            return;
+        }
+        for (name, e) in &pointers {
+            let Some(value) = st.eval(e) else { continue };
+            for &h in &hidden_globals {
+                let addr = st.eval(&c_ir::Expr::addr_of(c_ir::Expr::var(h, program.var(h).ty.clone())));
+                if value != 0 && addr.is_some_and(|ad| ad >> 32 == value >> 32) {
+                    failure = Some(format!("concrete pointer {name} holds the address of hidden {}", program.var(h).name));
+                }
+            }
+        }
+    };
+    let limits = Limits { record_path: false, ..Limits::new(20_000) };
+    interp::run_observed(&program, &mut inputs, &limits, &mut observe);
+    failure.map_or(Ok(()), Err)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn closure_is_closed_pt_holds_and_output_lowers(
+        stmts in proptest::collection::vec((0u8..10, 0u8..8, 0usize..6, 0usize..6), 1..9),
+        picks in proptest::collection::vec(0usize..64, 1..3),
+        seed in any::<u64>(),
+    ) {
+        let source = program(&stmts);
+        let start = Analysis::new(&source, "random.c", "", Default::default()).map_err(|d| TestCaseError::fail(format!("{d:?}\n{source}")))?;
+        let candidates = hideable(&start);
+        let initial: Vec<VarId> = picks.iter().map(|k| candidates[k % candidates.len()]).fold(Vec::new(), |mut acc, v| { if !acc.contains(&v) { acc.push(v) } acc });
+        let mut a = Analysis::from_program(&source, start.program.clone(), Vec::new(), initial, Vec::new(), Default::default());
+        a.closure();
+        prop_assert!(a.closed);
+        prop_assert!(a.is_closed_set(), "one more step infers something\n{source}");
+        // (PT) on three random runs
+        for k in 0..3u64 {
+            if let Err(e) = pointer_invariant_holds(&source, &a, seed.wrapping_add(k)) {
+                prop_assert!(false, "{e}\nhidden:\n{}\n{source}", a.abstraction_file());
+            }
+        }
+        // the hidden program is a C program the front end (and gcc) accept
+        let t = transform(&a.program, &source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+        let (lowered, diagnostics) = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default());
+        prop_assert!(lowered.is_some() && !hiding::diagnostics::has_errors(&diagnostics), "{diagnostics:?}\n{}", t.text);
+        let m = transform(&a.program, &source, &a.hidden, TransformOptions { nondet: NondetStyle::Macro, ..Default::default() });
+        if let Err(e) = gcc_accepts(&m.text) {
+            prop_assert!(false, "gcc rejects:\n{e}\n{}", m.text);
+        }
+    }
+}
+
+#[test]
+fn points_to_agrees_with_steensgaard() {
+    // the on-demand sets never contain a variable the unification-based analysis excludes
+    let stmts = [(4u8, 0u8, 0usize, 1usize), (5, 0, 1, 0), (8, 0, 2, 1), (6, 0, 0, 2), (1, 5, 1, 2)];
+    let source = program(&stmts);
+    let a = Analysis::new(&source, "random.c", "", Default::default()).unwrap();
+    let (lowered, _) = c_front::lower(&source, "random.c", &c_front::LowerOptions::default());
+    let lowered = lowered.unwrap();
+    let steens = points_to::PointsTo::analyze(&lowered);
+    let global = |name: &str| lowered.globals.iter().copied().find(|g| lowered.var(*g).name == name).unwrap();
+    for p in ["p0", "p1"] {
+        let pv = a.program.lookup(&Scope::Global, p).unwrap();
+        let mine = a.points_to(pv);
+        assert!(!mine.is_empty(), "{p} points somewhere");
+        let pe = c_ir::Expr::var(global(p), lowered.var(global(p)).ty.clone());
+        for target in mine {
+            let name = &a.program.var(target).name;
+            let g = global(name);
+            let te = c_ir::Expr::var(g, lowered.var(g).ty.clone());
+            assert!(steens.may_point_to(&pe, &te), "{p} -> {name} not allowed by Steensgaard");
+        }
+    }
+}
