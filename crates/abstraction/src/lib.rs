@@ -116,6 +116,9 @@ pub struct AbstractionConfig {
     /// Stop asking the decision procedure after this many milliseconds: the remaining
     /// strengthenings are `F = false` (sound, imprecise) and `budget_exhausted` is reported.
     pub time_budget_ms: Option<u64>,
+    /// Compute `F` on atomic formulas only (C2BP §5.2): `F(φ₁ ∧ φ₂) = F(φ₁) ∧ F(φ₂)` (no loss)
+    /// and `F(φ₁ ∨ φ₂) = F(φ₁) ∨ F(φ₂)` (may lose precision); `!`, `=>` are pushed inwards.
+    pub distribute_f: bool,
 }
 
 impl AbstractionConfig {
@@ -132,6 +135,7 @@ impl AbstractionConfig {
             enumeration_conflicts: Some(ENUMERATION_CONFLICTS),
             max_cone: None,
             time_budget_ms: None,
+            distribute_f: false,
         }
     }
 }

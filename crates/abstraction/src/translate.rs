@@ -589,8 +589,13 @@ impl<'a> Translator<'a> {
         vars: &CubeVariables,
         seed: Option<Vec<strengthen::EnumeratedValuation>>,
     ) -> (Dnf, Dnf) {
-        self.statistics.strengthenings += 1;
         let goal = logic::simplify(goal);
+        if self.config.distribute_f && seed.is_none() {
+            if let Some(pair) = self.distributed(at, target, &goal, assumption, vars) {
+                return pair;
+            }
+        }
+        self.statistics.strengthenings += 1;
         let shortcut = if assumption.is_some() { None } else { shortcut_for(&goal, vars) };
         let cone = self.cone(&goal, vars);
         if shortcut.is_none() {
@@ -623,6 +628,31 @@ impl<'a> Translator<'a> {
             self.memo_store(&goal, assumption, vars, &pair);
         }
         pair
+    }
+
+    /// `(F(ψ), F(¬ψ))` by distributing `F` over `∧`/`∨` (C2BP §5.2), or `None` when `ψ` is
+    /// atomic. `F(¬(a ∧ b)) = F(¬a ∨ ¬b)`, so the negated side distributes dually.
+    fn distributed(&mut self, at: StmtRef, target: &str, goal: &Expr, assumption: Option<&Expr>, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
+        let ExprKind::Binary(op, a, b) = &goal.kind else {
+            if let ExprKind::Unary(c_ir::UnaryOp::Not, a) = &goal.kind {
+                if is_compound(a) {
+                    let (pos, neg) = self.strengthen_under(at, target, a, assumption, vars);
+                    return Some((neg, pos));
+                }
+            }
+            return None;
+        };
+        let (a, b) = match op {
+            BinaryOp::And | BinaryOp::Or => ((**a).clone(), (**b).clone()),
+            BinaryOp::Implies => (Expr::logical_not((**a).clone()), (**b).clone()),
+            _ => return None,
+        };
+        let (a_pos, a_neg) = self.strengthen_under(at, target, &a, assumption, vars);
+        let (b_pos, b_neg) = self.strengthen_under(at, target, &b, assumption, vars);
+        Some(match op {
+            BinaryOp::And => (dnf_and(&a_pos, &b_pos), dnf_or(&a_neg, &b_neg)),
+            _ => (dnf_or(&a_pos, &b_pos), dnf_and(&a_neg, &b_neg)),
+        })
     }
 
     /// The exact strategy for several goals of one statement with a single enumeration over
@@ -1030,7 +1060,10 @@ impl<'a> Translator<'a> {
             let joint: Vec<usize> = (0..items.len())
                 .filter(|&j| {
                     let goal = logic::simplify(&items[j].1);
-                    items[j].2.is_none() && shortcut_for(&goal, &vars).is_none() && !self.memo_contains(&goal, None, &vars)
+                    items[j].2.is_none()
+                        && shortcut_for(&goal, &vars).is_none()
+                        && !self.memo_contains(&goal, None, &vars)
+                        && !(self.config.distribute_f && is_compound(&goal))
                 })
                 .collect();
             // only goals with the same cone of influence share an enumeration (a larger union
@@ -1258,6 +1291,49 @@ impl<'a> Translator<'a> {
 }
 
 /// The syntactic answers of C2BP §5.2: constants, and `ψ` (or `¬ψ`) being a cube variable.
+/// A formula `F` distributes over (C2BP §5.2): `∧`, `∨`, `=>`, or the negation of one.
+fn is_compound(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary(BinaryOp::And | BinaryOp::Or | BinaryOp::Implies, ..) => true,
+        ExprKind::Unary(c_ir::UnaryOp::Not, a) => is_compound(a),
+        _ => false,
+    }
+}
+
+/// `a ∨ b` (the cubes of both, duplicates dropped).
+fn dnf_or(a: &Dnf, b: &Dnf) -> Dnf {
+    let mut cubes = a.cubes.clone();
+    for c in &b.cubes {
+        if !cubes.contains(c) {
+            cubes.push(c.clone());
+        }
+    }
+    Dnf { cubes }
+}
+
+/// `a ∧ b` (pairwise unions of cubes; contradictory ones dropped).
+fn dnf_and(a: &Dnf, b: &Dnf) -> Dnf {
+    let mut cubes: Vec<Vec<Literal>> = Vec::new();
+    for x in &a.cubes {
+        'pairs: for y in &b.cubes {
+            let mut cube = x.clone();
+            for l in y {
+                if cube.iter().any(|m| m.predicate == l.predicate && m.positive != l.positive) {
+                    continue 'pairs;
+                }
+                if !cube.contains(l) {
+                    cube.push(*l);
+                }
+            }
+            cube.sort_by_key(|l| l.predicate);
+            if !cubes.contains(&cube) {
+                cubes.push(cube);
+            }
+        }
+    }
+    Dnf { cubes }
+}
+
 fn shortcut_for(goal: &Expr, vars: &CubeVariables) -> Option<(Dnf, Dnf)> {
     if goal.is_true() {
         return Some((Dnf::truth(), Dnf::falsity()));

@@ -74,3 +74,9 @@ fn type_based_aliasing_only_on_swap() {
     let text = variant("swap", |c| c.points_to = false);
     expect_test::expect_file![golden_path("swap.no_points_to")].assert_eq(&text);
 }
+
+#[test]
+fn f_distributed_over_and_or_on_swap() {
+    let text = variant("swap", |c| c.distribute_f = true);
+    expect_test::expect_file![golden_path("swap.distribute_f")].assert_eq(&text);
+}
