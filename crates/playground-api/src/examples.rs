@@ -113,10 +113,10 @@ pub const ALL: &[Example] = &[
         id: "counting-loop",
         title: "counting loop (BOOP §7.4)",
         mode: Mode::Check,
-        description: "while (i < K) i = i + 1: each refinement learns one more value of i.\nChange K to 100 and see the iteration budget stop the run with UNKNOWN.",
+        description: "while (i < K) i = i + 1, then assert(i == K). Settings: techniques = cegar only.\nWith NEWTON (sp) each refinement learns one more value of i; with wp one predicate generalises.",
         source: COUNTING_LOOP,
         predicates: "",
-        lab_note: "## counting loop\n\n**Predict.** How many iterations does CEGAR need for K = 4? For K = 100?\n\n**Click.** *Run* and count the timeline entries; then set K to 100.\n\n**Observe.** The predicates `i == 0`, `i == 1`, ... appear one per iteration: predicate abstraction with WP-based refinement cannot generalise to `i <= K`.\n",
+        lab_note: "## counting loop\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop); refinement *sp* (NEWTON), then *wp*.\n\n**Predict.** How many iterations does the loop need for K = 4? For K = 100?\n\n**Click.** *Run* with sp and count the timeline entries (K = 4: 4 iterations, predicates `i == 0`, `i == 1`, `i == 2`, `i == 3`). Set K to 100 and run again: the iteration bound stops the run with UNKNOWN after one new value of `i` per iteration (BOOP §7.4).\n\n**Then.** Switch the refinement to *wp* and run K = 100: SAFE after 3 iterations. The weakest precondition of the loop exit `i >= K` through `i = i + 1` is `i + 1 >= K`, and with it the abstraction proves `i <= K` at the loop head, whatever K is.\n\n**Portfolio.** With all techniques the program is SAFE at once: the verdict names the technique that decided it.\n",
     },
     Example {
         id: "mark",

@@ -42,24 +42,34 @@ fn testdev_steps_through_three_iterations_to_a_replayed_bug() {
 }
 
 #[test]
-fn the_counting_loop_stops_at_the_iteration_bound_with_one_predicate_per_round() {
+fn the_counting_loop_unrolls_with_newton_and_generalises_with_wp() {
     let program = lower("counting_loop.c");
     let program_100 = {
         let path = format!("{}/../../tests/programs/counting_loop.c", env!("CARGO_MANIFEST_DIR"));
         let source = std::fs::read_to_string(path).expect("test program").replace("#define K 4", "#define K 100");
         c_front::lower(&source, "k100.c", &c_front::LowerOptions::default()).0.expect("lowered")
     };
+    // NEWTON's strongest postconditions learn one value of i per iteration (BOOP §7.4): with
+    // K = 100 the iteration bound stops the loop
     let mut config = Config::default_for_cli();
     config.max_iterations = 10;
+    config.refinement = cegar::RefinementMethod::Sp;
     let mut session = Session::new(&program_100, config.clone());
     let end = session.run(&mut |_| {}, &|| false).clone();
     assert_eq!(end, LoopEnd::Stopped(StopReason::IterationBound(10)));
     assert_eq!(session.iterations().len(), 10);
-    // K = 4 is within reach: SAFE with invariants
-    let mut session = Session::new(&program, config);
-    match session.run(&mut |_| {}, &|| false) {
-        LoopEnd::Safe { invariants } => assert!(!invariants.is_empty()),
-        other => panic!("{other:?}"),
+    let texts: Vec<&str> = session.predicates().list().iter().map(|p| p.text.as_str()).collect();
+    assert!(texts.contains(&"i == 0") && texts.contains(&"i == 5"), "{texts:?}");
+    // weakest preconditions find `i + 1 >= K` (the guard pushed back through `i = i + 1`):
+    // three iterations whatever K is
+    for program in [&program, &program_100] {
+        config.refinement = cegar::RefinementMethod::Wp;
+        let mut session = Session::new(program, config.clone());
+        match session.run(&mut |_| {}, &|| false) {
+            LoopEnd::Safe { invariants } => assert!(!invariants.is_empty()),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(session.iterations().len(), 3);
     }
 }
 

@@ -94,7 +94,10 @@ fn textbook_testdev_is_unsafe_after_three_iterations_of_the_loop() {
 fn counting_loop_with_k_100_stops_at_the_bound_alone_and_is_safe_in_the_portfolio() {
     let source = program("counting_loop.c").replace("#define K 4", "#define K 100");
     assert!(source.contains("#define K 100"));
-    let outcome = check_source(&source, "counting_loop.c", &textbook(20), &mut |_| {}, &|| false);
+    // NEWTON (sp) learns one value of i per iteration (BOOP §7.4)
+    let mut newton = textbook(20);
+    newton.loop_config.refinement = cegar::RefinementMethod::Sp;
+    let outcome = check_source(&source, "counting_loop.c", &newton, &mut |_| {}, &|| false);
     assert_eq!(outcome.verdict, Verdict::Unknown, "{:?}", outcome.reason);
     assert_eq!(outcome.iterations.len(), 20);
     assert_eq!(outcome.loop_end.as_ref().and_then(|e| e.stop_reason()), Some(&verify::StopReason::IterationBound(20)));
