@@ -1,0 +1,322 @@
+//! Correctness witnesses: loop invariants as C expressions at loop keywords, and the program
+//! instrumented with them for validation.
+//!
+//! An engine's invariant at an IR loop head (the target of a backward jump, before the loop
+//! test: C2BP §5's invariant at a statement) is placed at the innermost source loop around the
+//! head's statement (the format's `loop_invariant`: it holds each time the loop condition is about
+//! to be evaluated). It is printed over source names; a comparison that mentions what C cannot
+//! name at that point (a temporary, a formal's entry value `'x`, a variable out of scope or
+//! shadowed, an uninterpreted symbol) is replaced by `true` where it occurs positively and by
+//! `false` under a negation, so the printed invariant is implied by the engine's: weaker, never
+//! wrong.
+//!
+//! Validation (see the `predabs validate` command) checks the instrumented program with the
+//! CEGAR loop: each loop `while (c) S` becomes
+//! `for (;;) if (!(inv)) reach_error(); else if (!(c)) break; else S` (a `for` keeps its
+//! initialisation and step, a `do` body starts with the check), which asserts the invariant
+//! every time the condition is about to be evaluated and keeps `break`/`continue` as they were.
+
+use crate::source::{LoopKind, LoopSite, SourceIndex};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, Type, UnaryOp, VarId, VarKind};
+
+/// How a printed formula is built at its top: a comparison (or anything self-contained), a
+/// conjunction or a disjunction (operands of another connective get parentheses).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Atom,
+    And,
+    Or,
+}
+
+enum Approx {
+    Const(bool),
+    Text(String, Class),
+}
+
+struct Printer<'a> {
+    program: &'a Program,
+    index: &'a SourceIndex,
+    proc: ProcId,
+    /// Where the expression must make sense (scope and shadowing are checked there).
+    at: u32,
+}
+
+fn c_type(ty: &Type) -> Option<&'static str> {
+    Some(match ty {
+        Type::Bool => "_Bool",
+        Type::Int { bits: 8, signed: true } => "signed char",
+        Type::Int { bits: 8, signed: false } => "unsigned char",
+        Type::Int { bits: 16, signed: true } => "short",
+        Type::Int { bits: 16, signed: false } => "unsigned short",
+        Type::Int { bits: 32, signed: true } => "int",
+        Type::Int { bits: 32, signed: false } => "unsigned int",
+        Type::Int { bits: 64, signed: true } => "long long",
+        Type::Int { bits: 64, signed: false } => "unsigned long long",
+        _ => return None,
+    })
+}
+
+/// A C literal of `value` in type `ty` (suffixes where `int` would not fit).
+fn literal(value: i128, ty: &Type) -> Option<String> {
+    match ty {
+        Type::Bool => Some(if value != 0 { "1" } else { "0" }.to_string()),
+        Type::Int { bits, signed } => {
+            let fits_int = (i32::MIN as i128..=i32::MAX as i128).contains(&value);
+            Some(match (signed, bits) {
+                _ if fits_int && (*signed || value >= 0) && *bits <= 32 => value.to_string(),
+                (false, b) if *b <= 32 => format!("{value}U"),
+                (false, _) => format!("{value}ULL"),
+                (true, _) if value == i64::MIN as i128 => "(-9223372036854775807LL - 1)".to_string(),
+                (true, _) if value < 0 => format!("({value}LL)"),
+                (true, _) => format!("{value}LL"),
+            })
+        }
+        Type::Pointer(_) if value == 0 => Some("0".to_string()),
+        _ => None,
+    }
+}
+
+fn binary_op(op: BinaryOp) -> &'static str {
+    match op {
+        BinaryOp::Add => "+",
+        BinaryOp::Sub => "-",
+        BinaryOp::Mul => "*",
+        BinaryOp::Div => "/",
+        BinaryOp::Rem => "%",
+        BinaryOp::Shl => "<<",
+        BinaryOp::Shr => ">>",
+        BinaryOp::BitAnd => "&",
+        BinaryOp::BitOr => "|",
+        BinaryOp::BitXor => "^",
+        BinaryOp::Eq => "==",
+        BinaryOp::Ne => "!=",
+        BinaryOp::Lt => "<",
+        BinaryOp::Le => "<=",
+        BinaryOp::Gt => ">",
+        BinaryOp::Ge => ">=",
+        BinaryOp::And => "&&",
+        BinaryOp::Or => "||",
+        BinaryOp::Implies => "==>",
+    }
+}
+
+impl Printer<'_> {
+    /// Whether variable `v` can be named by its source name at `self.at`.
+    fn nameable(&self, v: VarId) -> bool {
+        let var = self.program.var(v);
+        let mine = |k: &VarKind| match *k {
+            VarKind::Global => true,
+            VarKind::Local(p) | VarKind::Formal(p, _) => p == self.proc,
+            _ => false,
+        };
+        if !mine(&var.kind) {
+            return false;
+        }
+        let visible = |id: VarId| -> Option<u32> {
+            let x = self.program.var(id);
+            let decl = x.span.start;
+            match x.kind {
+                VarKind::Global => Some(0),
+                _ => self.index.in_scope(decl, self.at).then_some(decl + 1),
+            }
+        };
+        if visible(v).is_none() {
+            return false;
+        }
+        // the innermost visible declaration of that name must be `v` itself
+        let innermost = (0..self.program.vars.len() as u32)
+            .map(VarId)
+            .filter(|&id| {
+                let x = self.program.var(id);
+                x.source_name == var.source_name && mine(&x.kind)
+            })
+            .filter_map(|id| visible(id).map(|d| (d, id)))
+            .max_by_key(|&(d, _)| d);
+        innermost.map(|(_, id)| id) == Some(v)
+    }
+
+    /// A non-boolean-structured expression as C text, or `None` when C cannot say it here.
+    fn term(&self, e: &Expr) -> Option<String> {
+        Some(match &e.kind {
+            ExprKind::Const(v) => literal(*v, &e.ty)?,
+            ExprKind::Var(v) => {
+                if !self.nameable(*v) {
+                    return None;
+                }
+                self.program.var(*v).source_name.clone()
+            }
+            ExprKind::Unary(op, a) => {
+                let a = self.term(a)?;
+                match op {
+                    UnaryOp::Neg => format!("-({a})"),
+                    UnaryOp::BitNot => format!("~({a})"),
+                    UnaryOp::Not => format!("!({a})"),
+                }
+            }
+            ExprKind::Binary(BinaryOp::Implies, a, b) => format!("(!({}) || ({}))", self.term(a)?, self.term(b)?),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", self.term(a)?, binary_op(*op), self.term(b)?),
+            ExprKind::Cast(a) => match (c_type(&e.ty), &a.ty) {
+                (Some(t), inner) if inner.is_integer() => format!("(({t})({}))", self.term(a)?),
+                _ if e.ty.is_pointer() && a.ty.is_pointer() => self.term(a)?,
+                _ => return None,
+            },
+            ExprKind::Deref(p) => format!("(*({}))", self.term(p)?),
+            ExprKind::AddrOf(x) => format!("(&({}))", self.term(x)?),
+            ExprKind::Field(s, i) => {
+                let Type::Struct(id) = &s.ty else { return None };
+                let field = &self.program.struct_def(*id).fields.get(*i as usize)?.name;
+                match &s.kind {
+                    ExprKind::Deref(p) => format!("(({})->{field})", self.term(p)?),
+                    _ => format!("(({}).{field})", self.term(s)?),
+                }
+            }
+            ExprKind::Index(a, i) => format!("(({})[{}])", self.term(a)?, self.term(i)?),
+            ExprKind::Ite(c, a, b) => format!("(({}) ? ({}) : ({}))", self.term(c)?, self.term(a)?, self.term(b)?),
+            ExprKind::Str(_) | ExprKind::App(..) => return None,
+        })
+    }
+
+    /// `e` weakened (`positive`) or strengthened (under a negation) to what C can say.
+    fn approx(&self, e: &Expr, positive: bool) -> Approx {
+        match &e.kind {
+            ExprKind::Const(v) if e.ty == Type::Bool => Approx::Const(*v != 0),
+            ExprKind::Unary(UnaryOp::Not, a) => match self.approx(a, !positive) {
+                Approx::Const(b) => Approx::Const(!b),
+                Approx::Text(t, Class::Atom) => Approx::Text(format!("!({t})"), Class::Atom),
+                Approx::Text(t, _) => Approx::Text(format!("!({t})"), Class::Atom),
+            },
+            ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
+                let is_and = *op == BinaryOp::And;
+                let class = if is_and { Class::And } else { Class::Or };
+                let mut parts = Vec::new();
+                for x in [a, b] {
+                    match self.approx(x, positive) {
+                        Approx::Const(v) if v == is_and => {}
+                        Approx::Const(v) => return Approx::Const(v),
+                        Approx::Text(t, c) if c == class || c == Class::Atom => parts.push(t),
+                        Approx::Text(t, _) => parts.push(format!("({t})")),
+                    }
+                }
+                match parts.len() {
+                    0 => Approx::Const(is_and),
+                    1 => {
+                        let t = parts.remove(0);
+                        let c = if t.starts_with('(') && outer_parens(&t) { Class::Atom } else { class };
+                        Approx::Text(t, c)
+                    }
+                    _ => Approx::Text(parts.join(if is_and { " && " } else { " || " }), class),
+                }
+            }
+            ExprKind::Binary(BinaryOp::Implies, a, b) => {
+                let not_a = Expr::logical_not((**a).clone());
+                self.approx(&Expr::binary(BinaryOp::Or, not_a, (**b).clone()), positive)
+            }
+            _ => match self.term(e) {
+                // `(a < b)` loses its parentheses; `(c ? a : b)` keeps them (`?:` binds looser than `&&`)
+                Some(t) if matches!(e.kind, ExprKind::Binary(..)) && outer_parens(&t) => Approx::Text(t[1..t.len() - 1].to_string(), Class::Atom),
+                Some(t) => Approx::Text(t, Class::Atom),
+                None => Approx::Const(positive),
+            },
+        }
+    }
+}
+
+/// Whether the first `(` of `t` closes at its last character.
+fn outer_parens(t: &str) -> bool {
+    if !t.starts_with('(') || !t.ends_with(')') {
+        return false;
+    }
+    let mut depth = 0;
+    for (i, c) in t.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return i == t.len() - 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The invariant `formula` of procedure `proc` as a C expression valid at source offset `at`;
+/// `None` when nothing of it can be said there (it would be `1`).
+pub fn c_expression(program: &Program, index: &SourceIndex, proc: ProcId, at: u32, formula: &Expr) -> Option<String> {
+    let printer = Printer { program, index, proc, at };
+    match printer.approx(formula, true) {
+        Approx::Const(true) => None,
+        Approx::Const(false) => Some("0".to_string()),
+        Approx::Text(t, _) => Some(t),
+    }
+}
+
+/// Where the loop's invariant is evaluated for scoping: inside the header (after a `for`'s
+/// initialisation), or at the start of a `do` body.
+pub fn scope_point(site: &LoopSite) -> u32 {
+    match (site.kind, site.semicolons, site.header) {
+        (LoopKind::For, Some((s1, _)), _) => s1 + 1,
+        (_, _, Some((open, _))) => open + 1,
+        _ => site.body_start,
+    }
+}
+
+/// The source loop of the IR loop head at `at`.
+pub fn loop_of_head<'i>(program: &Program, index: &'i SourceIndex, at: c_ir::StmtRef) -> Option<&'i LoopSite> {
+    index.loop_at(program.stmt(at).span.start)
+}
+
+/// The call inserted where an invariant fails, and a declaration to put first if one is needed.
+pub fn error_call(index: &SourceIndex) -> (&'static str, Option<&'static str>) {
+    if index.mentions("reach_error") {
+        ("reach_error()", None)
+    } else {
+        ("__VERIFIER_error()", Some("void __VERIFIER_error(void);\n"))
+    }
+}
+
+/// The source with the invariants asserted at their loops (`checks`: loop keyword offset and
+/// C expression; several at one loop are conjoined). Lines are kept, except that a needed
+/// declaration of the error function is put on a first line of its own (second result: 1).
+pub fn instrument(index: &SourceIndex, checks: &[(u32, String)]) -> (String, u32) {
+    let text = index.text();
+    let (err, decl) = error_call(index);
+    let mut edits: Vec<(u32, u32, String)> = Vec::new();
+    for site in &index.loops {
+        let invs: Vec<&str> = checks.iter().filter(|(k, _)| *k == site.keyword).map(|(_, t)| t.as_str()).collect();
+        if invs.is_empty() {
+            continue;
+        }
+        let inv = invs.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" && ");
+        let check = format!("if (!({inv})) {err}; else");
+        let slice = |a: u32, b: u32| &text[a as usize..b as usize];
+        match (site.kind, site.header, site.semicolons) {
+            (LoopKind::While, Some((open, close)), _) => {
+                let cond = slice(open + 1, close);
+                edits.push((site.keyword, close + 1, format!("for (;;) {check} if (!({cond})) break; else")));
+            }
+            (LoopKind::For, Some((open, close)), Some((s1, s2))) => {
+                let (init, cond, step) = (slice(open + 1, s1), slice(s1 + 1, s2), slice(s2 + 1, close));
+                let exit = if cond.trim().is_empty() {
+                    String::new()
+                } else {
+                    format!(" if (!({cond})) break; else")
+                };
+                edits.push((site.keyword, close + 1, format!("for ({init}; ; {step}) {check}{exit}")));
+            }
+            (LoopKind::Do, _, _) => edits.push((site.body_start, site.body_start, format!(" {check}"))),
+            _ => {}
+        }
+    }
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (start, end, replacement) in edits {
+        out.replace_range(start as usize..end as usize, &replacement);
+    }
+    match decl {
+        Some(d) => (format!("{d}{out}"), 1),
+        None => (out, 0),
+    }
+}

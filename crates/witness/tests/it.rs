@@ -1,0 +1,227 @@
+//! Witnesses of the programs in `tests/witness/`: written, checked against the format's schema,
+//! read back, validated in the interpreter, and rejected once mutated. (End-to-end tests with
+//! the CEGAR engine, including correctness witnesses, are in `crates/cli/tests/witness.rs`.)
+
+use expect_test::expect_file;
+use std::path::PathBuf;
+use witness::source::SourceIndex;
+use witness::*;
+
+fn dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/witness")
+}
+
+fn source(name: &str) -> String {
+    std::fs::read_to_string(dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn producer() -> Producer {
+    Producer {
+        name: "predabs".into(),
+        version: "test".into(),
+        configuration: None,
+        command_line: None,
+    }
+}
+
+fn violation(name: &str, inputs: &[i128]) -> (String, ViolationWitness) {
+    let src = source(name);
+    let program = lower(&src, name, DataModel::Lp64).unwrap();
+    let index = SourceIndex::new(&src);
+    let (waypoints, notes) = violation::violation_waypoints(&program, &index, name, inputs).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    let meta = metadata(producer(), name, src.as_bytes(), DataModel::Lp64, "2026-01-01T00:00:00Z".into());
+    (src, ViolationWitness::from_waypoints(meta, waypoints))
+}
+
+fn validate(src: &str, name: &str, w: &ViolationWitness) -> violation::Report {
+    let program = lower(src, name, DataModel::Lp64).unwrap();
+    violation::validate_violation(&program, &SourceIndex::new(src), w)
+}
+
+/// Writes, checks the schema, reads back and validates.
+fn round_trip(name: &str, inputs: &[i128]) -> (String, ViolationWitness) {
+    let (src, w) = violation(name, inputs);
+    let yaml = yaml::to_yaml(&Witness::Violation(w.clone()));
+    let doc: serde_yaml::Value = serde_yaml::from_str(&yaml).unwrap();
+    assert_eq!(schema::check(&doc), Ok(schema::DocumentKind::Violation));
+    let back = match yaml::from_yaml(&yaml) {
+        Ok(Witness::Violation(v)) => v,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(back, w);
+    let report = validate(&src, name, &back);
+    assert_eq!(report.validity, Validity::Valid, "{:?}", report.reasons);
+    (src, back)
+}
+
+fn mutate(w: &ViolationWitness, f: impl Fn(&mut Waypoint) -> bool) -> ViolationWitness {
+    let mut m = w.clone();
+    let hit = m.segments.iter_mut().flatten().any(|wp| f(wp));
+    assert!(hit, "the mutation applies to no waypoint");
+    m
+}
+
+#[test]
+fn violation_witness_of_nondet_values_is_golden_and_valid() {
+    let (_, w) = round_trip("unsafe_nondet.c", &[42, 46]);
+    expect_file!["../../../tests/witness/unsafe_nondet.witness.yml"].assert_eq(&yaml::to_yaml(&Witness::Violation(w)));
+}
+
+#[test]
+fn mutated_violation_witnesses_are_rejected() {
+    let name = "unsafe_nondet.c";
+    let (src, w) = round_trip(name, &[42, 46]);
+    // a wrong value for x: the run no longer takes the branches the witness lists
+    let wrong_value = mutate(&w, |wp| match &mut wp.kind {
+        WaypointKind::Assumption { constraint } if constraint.starts_with("x ==") => {
+            *constraint = "x == 41".into();
+            true
+        }
+        _ => false,
+    });
+    let r = validate(&src, name, &wrong_value);
+    assert_eq!(r.validity, Validity::Invalid, "{:?}", r.reasons);
+    // a wrong branch: `if (x == 42)` is taken, not skipped
+    let wrong_branch = mutate(&w, |wp| match &mut wp.kind {
+        WaypointKind::Branching { taken } if wp.location.line == 8 => {
+            *taken = false;
+            true
+        }
+        _ => false,
+    });
+    let r = validate(&src, name, &wrong_branch);
+    assert_eq!(r.validity, Validity::Invalid, "{:?}", r.reasons);
+    // the target somewhere else
+    let wrong_target = mutate(&w, |wp| match wp.kind {
+        WaypointKind::Target => {
+            wp.location.line = 13;
+            true
+        }
+        _ => false,
+    });
+    let r = validate(&src, name, &wrong_target);
+    assert_eq!(r.validity, Validity::Invalid, "{:?}", r.reasons);
+}
+
+#[test]
+fn loop_violation_witness_is_valid_and_mutations_are_rejected() {
+    let name = "unsafe_loop.c";
+    let (src, w) = round_trip(name, &[7]);
+    let branches = w
+        .follow_waypoints()
+        .iter()
+        .filter(|wp| matches!(wp.kind, WaypointKind::Branching { .. }))
+        .count();
+    // `if (n > 20)`, 8 loop tests, `if (s == 21)`
+    assert_eq!(branches, 10);
+    let wrong_value = mutate(&w, |wp| match &mut wp.kind {
+        WaypointKind::Assumption { constraint } => {
+            *constraint = "n == 8".into();
+            true
+        }
+        _ => false,
+    });
+    assert_eq!(validate(&src, name, &wrong_value).validity, Validity::Invalid);
+    // leave the loop one iteration early: the third loop test says false
+    let mut seen = 0;
+    let mut early = w.clone();
+    for wp in early.segments.iter_mut().flatten() {
+        if let WaypointKind::Branching { taken } = &mut wp.kind {
+            if wp.location.line == 9 {
+                seen += 1;
+                if seen == 3 {
+                    *taken = false;
+                }
+            }
+        }
+    }
+    let r = validate(&src, name, &early);
+    assert_eq!(r.validity, Validity::Invalid, "{:?}", r.reasons);
+}
+
+#[test]
+fn a_witness_without_values_is_followed_with_zeros_and_says_so() {
+    let name = "unsafe_nondet.c";
+    let (src, w) = round_trip(name, &[42, 46]);
+    let mut bare = w.clone();
+    bare.segments
+        .retain(|seg| !seg.iter().any(|wp| matches!(wp.kind, WaypointKind::Assumption { .. })));
+    let r = validate(&src, name, &bare);
+    assert_eq!(r.validity, Validity::Unknown, "{:?}", r.reasons);
+}
+
+#[test]
+fn schema_rejects_missing_fields_and_bad_segments() {
+    let (_, w) = violation("unsafe_nondet.c", &[42, 46]);
+    let good = yaml::to_yaml(&Witness::Violation(w));
+    let bad_cases = [
+        (good.replace("format_version: '2.0'", "format_version: 1"), "format_version: must be a string"),
+        (good.replace("      data_model: LP64\n", ""), "missing required key `data_model`"),
+        (good.replace("type: target", "type: goal"), "`goal` is not one of"),
+        (
+            good.replacen("type: branching", "type: target", 1),
+            "only the last segment may contain the `target` waypoint",
+        ),
+        (good.replace("line: 7", "line: 0"), "line: must be an integer >= 1"),
+    ];
+    for (text, expected) in bad_cases {
+        let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+        let problems = schema::check(&doc).expect_err(expected);
+        assert!(problems.iter().any(|p| p.contains(expected)), "{expected}: {problems:?}");
+    }
+    assert!(yaml::from_yaml("entry_type: violation_sequence").is_err());
+}
+
+#[test]
+fn correctness_witness_round_trips_and_instruments_the_loops() {
+    let name = "safe_for.c";
+    let src = source(name);
+    let index = SourceIndex::new(&src);
+    let site = &index.loops[0];
+    let (line, column) = index.line_col(site.keyword);
+    let inv = Invariant {
+        kind: InvariantKind::Loop,
+        location: Location {
+            file_name: name.into(),
+            line,
+            column: Some(column),
+            function: Some("main".into()),
+        },
+        value: "s == 2 * i && i <= 5".into(),
+    };
+    let meta = metadata(producer(), name, src.as_bytes(), DataModel::Lp64, "2026-01-01T00:00:00Z".into());
+    let w = Witness::Correctness(CorrectnessWitness {
+        metadata: meta,
+        invariants: vec![inv],
+    });
+    let text = yaml::to_yaml(&w);
+    let doc: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+    assert_eq!(schema::check(&doc), Ok(schema::DocumentKind::Correctness));
+    assert_eq!(yaml::from_yaml(&text), Ok(w));
+    let (instrumented, shift) = correctness::instrument(&index, &[(site.keyword, "s == 2 * i && i <= 5".into())]);
+    assert_eq!(shift, 0);
+    expect_file!["../../../tests/witness/safe_for.instrumented.c"].assert_eq(&instrumented);
+    // the instrumented program still lowers, with the same lines
+    assert!(lower(&instrumented, name, DataModel::Lp64).is_ok());
+}
+
+#[test]
+fn invariants_are_weakened_to_what_c_can_name() {
+    let src = "int g;\nint f(int a) {\n  int t = 0;\n  while (t < a) { t++; }\n  return t;\n}\nint main(void) { return f(3); }\n";
+    let program = lower(src, "f.c", DataModel::Lp64).unwrap();
+    let index = SourceIndex::new(src);
+    let proc = program.proc_by_name("f").unwrap();
+    let at = correctness::scope_point(&index.loops[0]);
+    let print = |text: &str| {
+        let e = c_front::parse_expression(&program, Some(proc), text).0.unwrap_or_else(|| panic!("{text}"));
+        correctness::c_expression(&program, &index, proc, at, &e)
+    };
+    assert_eq!(print("t <= a && g == 0"), Some("t <= a && g == 0".into()));
+    // the formal's entry value `'a` is not C: a conjunct over it goes, a disjunct over it makes
+    // the whole disjunction true
+    assert_eq!(print("t <= a && a == 'a"), Some("t <= a".into()));
+    assert_eq!(print("t > 7 || a == 'a"), None);
+    assert_eq!(print("a == 'a"), None);
+    assert_eq!(print("(t < 2 || t > 5) && a >= 0"), Some("(t < 2 || t > 5) && a >= 0".into()));
+}
