@@ -1,6 +1,7 @@
 //! The `predabs` command-line tool: lower, abstract, model check, verify (CEGAR) and benchmark.
 
 mod bench;
+mod shape;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use playground_api::{Mode, Options, Outcome, RefineMethod, Request, Strategy, Verdict};
@@ -48,6 +49,8 @@ struct EngineArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Shape analysis by iterated weakest preconditions (Dams–Namjoshi): reach, dshared, cyclic.
+    Shape(shape::ShapeArgs),
     /// Preprocess, parse and lower a C file; print the internal form.
     Lower {
         file: PathBuf,
@@ -210,6 +213,7 @@ fn finish(outcome: &Outcome, json: bool, human: impl FnOnce(&Outcome)) -> ExitCo
 fn run() -> Result<ExitCode, String> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Shape(args) => shape::run(args),
         Command::Lower { file } => {
             let source = read(&file)?;
             let (text, diagnostics, ok) = playground_api::lower_to_text(&source, &file_name(&file));
