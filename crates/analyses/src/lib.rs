@@ -1,5 +1,8 @@
 //! Analyses that work beside the CEGAR loop, each on its own (none of them names the loop):
 //!
+//! - [`fixpoint`]: the engine the abstract interpretations share (a domain trait: join, widen,
+//!   inclusion, transfer; widening delay, descending rounds, post-fixpoint check, per-entry
+//!   memo of calls).
 //! - [`zones`]: difference bounds (Miné's zones), an abstract interpretation sound for machine
 //!   integers; a proof when no state reaches the error, candidate relations otherwise.
 //! - [`heap`]: value sets of variables and of heap cells' fields per allocation site (newest,
@@ -13,5 +16,6 @@
 
 pub mod affine;
 pub mod bmc;
+pub mod fixpoint;
 pub mod heap;
 pub mod zones;

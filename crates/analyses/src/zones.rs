@@ -23,6 +23,7 @@
 
 use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
+use crate::fixpoint::{Config, Domain, Engine, Fail};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -58,10 +59,12 @@ pub struct ZoneResult {
 /// no fixpoint within the round limit, or `stop`).
 pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<ZoneResult> {
     let entry = program.entry?;
-    let mut analyzer = Analyzer::new(program, stop);
-    let layout = analyzer.layout(entry)?;
+    let mut zones = Zones::new(program);
+    let layout = zones.layout(entry)?;
     let start = Dbm::top(&layout);
-    let result = analyzer.analyze(entry, start).ok()?;
+    let mut engine = Engine::new(program, zones, CONFIG, stop);
+    let result = engine.call(entry, start).ok()?;
+    let analyzer = engine.domain;
     let mut invariants = Vec::new();
     let mut loop_facts: HashMap<ProcId, Vec<Expr>> = HashMap::new();
     for (at, point) in invariant_points(program) {
@@ -112,13 +115,6 @@ fn counters(program: &Program, proc: ProcId) -> Vec<VarId> {
         }
     }
     out
-}
-
-/// Why an analysis stopped without a result.
-#[derive(Debug)]
-enum GiveUp {
-    Stopped,
-    Unsupported,
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -741,50 +737,32 @@ fn bit_op(op: BinaryOp, a: Itv, b: Itv, ty: &Type) -> Itv {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The fixpoint
+// The fixpoint (on the shared engine)
 
-struct ProcResult {
-    /// The state before the procedure's `return`.
-    exit: Option<Dbm>,
-    /// An `Error` statement (here or in a callee) is reachable.
-    error: bool,
-}
+/// The iteration: two joins at a loop head before widening, two descending rounds.
+const CONFIG: Config = Config { widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 2, max_depth: 32, max_contexts: usize::MAX };
 
-struct Analyzer<'p> {
+/// Why the domain gives up: a procedure with too many variables.
+#[derive(Debug)]
+struct Unsupported;
+
+/// The zone domain: closed matrices over each procedure's layout (`None`: unreachable), the
+/// layouts, and the states at procedure entries and loop heads.
+struct Zones<'p> {
     program: &'p Program,
-    stop: &'p dyn Fn() -> bool,
     /// Per procedure: globals, formals and locals that are tracked (`None`: too many).
     layouts: HashMap<ProcId, Option<Rc<Layout>>>,
     /// Layouts of caller and callee variables together, for calls.
     call_layouts: HashMap<(ProcId, ProcId), Rc<Layout>>,
     /// Tracked globals each procedure may write (through its callees too).
     modifies: HashMap<ProcId, Vec<VarId>>,
-    memo: HashMap<(ProcId, Dbm), Rc<ProcResult>>,
-    stack: Vec<ProcId>,
     /// States at procedure entries and loop heads, joined over all analysed contexts.
     points: HashMap<StmtRef, Option<Dbm>>,
-    cfgs: HashMap<ProcId, Rc<Cfg>>,
 }
 
-/// Loop heads and predecessors of a procedure's statements.
-struct Cfg {
-    heads: Vec<bool>,
-    preds: Vec<Vec<usize>>,
-}
-
-impl<'p> Analyzer<'p> {
-    fn new(program: &'p Program, stop: &'p dyn Fn() -> bool) -> Analyzer<'p> {
-        Analyzer {
-            program,
-            stop,
-            layouts: HashMap::new(),
-            call_layouts: HashMap::new(),
-            modifies: modified_globals(program),
-            memo: HashMap::new(),
-            stack: Vec::new(),
-            points: HashMap::new(),
-            cfgs: HashMap::new(),
-        }
+impl<'p> Zones<'p> {
+    fn new(program: &'p Program) -> Zones<'p> {
+        Zones { program, layouts: HashMap::new(), call_layouts: HashMap::new(), modifies: modified_globals(program), points: HashMap::new() }
     }
 
     fn proc_vars(&self, proc: ProcId) -> Vec<VarId> {
@@ -820,255 +798,156 @@ impl<'p> Analyzer<'p> {
         self.call_layouts.insert((caller, callee), layout.clone());
         layout
     }
+}
 
-    fn analyze(&mut self, proc: ProcId, entry: Dbm) -> Result<Rc<ProcResult>, GiveUp> {
-        if let Some(r) = self.memo.get(&(proc, entry.clone())) {
-            return Ok(r.clone());
-        }
-        if self.stack.contains(&proc) || self.stack.len() > 32 {
-            return Err(GiveUp::Unsupported);
-        }
-        self.stack.push(proc);
-        let result = self.fixpoint(proc, &entry);
-        self.stack.pop();
-        let result = Rc::new(result?);
-        self.memo.insert((proc, entry), result.clone());
-        Ok(result)
+impl Domain for Zones<'_> {
+    type Entry = Dbm;
+    type State = Option<Dbm>;
+    type Error = Unsupported;
+
+    fn bottom(&self) -> Option<Dbm> {
+        None
     }
-
-    fn fixpoint(&mut self, proc: ProcId, entry: &Dbm) -> Result<ProcResult, GiveUp> {
-        let program = self.program;
-        let body = &program.proc(proc).body;
-        let n = body.len();
-        let layout = self.layout(proc).ok_or(GiveUp::Unsupported)?;
-        let cfg = self.cfg(proc);
-        let (heads, preds) = (&cfg.heads, &cfg.preds);
-        let mut states: Vec<Option<Dbm>> = vec![None; n];
-        let mut visits = vec![0u32; n];
-        let mut stable = false;
-        for _ in 0..MAX_ROUNDS {
-            let mut changed = false;
-            for s in 0..n {
-                if (self.stop)() {
-                    return Err(GiveUp::Stopped);
-                }
-                let incoming = self.incoming(proc, &layout, &preds[s], &states, (s == 0).then_some(entry), None)?;
-                let new = if heads[s] {
-                    visits[s] += 1;
-                    let joined = join(states[s].clone(), incoming);
-                    match (&states[s], joined) {
-                        (Some(old), Some(j)) if visits[s] > WIDENING_DELAY => Some(old.widen(&j, &layout)),
-                        (_, j) => j,
-                    }
-                } else {
-                    incoming
-                };
-                if new != states[s] {
-                    states[s] = new;
-                    changed = true;
-                }
-            }
-            if !changed {
-                stable = true;
-                break;
-            }
-        }
-        if !stable {
-            return Err(GiveUp::Unsupported);
-        }
-        // descending rounds from the post-fixpoint recover bounds lost to widening
-        let ascended = states.clone();
-        for _ in 0..2 {
-            for s in 0..n {
-                states[s] = self.incoming(proc, &layout, &preds[s], &states, (s == 0).then_some(entry), None)?;
-            }
-        }
-        let mut error = false;
-        if !self.verify(proc, &layout, preds, &states, entry, &mut error)? {
-            states = ascended;
-            error = false;
-            if !self.verify(proc, &layout, preds, &states, entry, &mut error)? {
-                return Err(GiveUp::Unsupported);
-            }
-        }
-        for (s, stmt) in body.iter().enumerate() {
-            if matches!(stmt.kind, StmtKind::Error) && states[s].is_some() {
-                error = true;
-            }
-        }
-        for (s, state) in states.iter().enumerate() {
-            if s == 0 || heads[s] {
-                let at = StmtRef { proc, index: s as u32 };
-                let old = self.points.remove(&at).flatten();
-                self.points.insert(at, join(old, state.clone().and_then(Dbm::closed)));
-            }
-        }
-        Ok(ProcResult { exit: states.last().cloned().flatten().and_then(Dbm::closed), error })
+    fn is_bottom(&self, state: &Option<Dbm>) -> bool {
+        state.is_none()
     }
-
-    /// Whether every statement's state contains what its predecessors pass on (with the
-    /// callees' final results, whose reachable errors are noted in `error`).
-    fn verify(&mut self, proc: ProcId, layout: &Rc<Layout>, preds: &[Vec<usize>], states: &[Option<Dbm>], entry: &Dbm, error: &mut bool) -> Result<bool, GiveUp> {
-        for s in 0..states.len() {
-            let incoming = self.incoming(proc, layout, &preds[s], states, (s == 0).then_some(entry), Some(&mut *error))?;
-            if !leq(&incoming, &states[s]) {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+    fn start(&mut self, proc: ProcId, entry: &Dbm) -> Result<Option<Dbm>, Unsupported> {
+        self.layout(proc).ok_or(Unsupported)?;
+        Ok(Some(entry.clone()))
     }
-
-    /// The procedure's control flow, computed once for all its contexts.
-    fn cfg(&mut self, proc: ProcId) -> Rc<Cfg> {
-        if let Some(c) = self.cfgs.get(&proc) {
-            return c.clone();
-        }
-        let p = self.program.proc(proc);
-        let n = p.body.len();
-        let mut heads = vec![false; n];
-        for h in p.loop_heads() {
-            heads[h as usize] = true;
-        }
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for i in 0..n {
-            for s in p.successors(i as u32) {
-                if (s as usize) < n && !preds[s as usize].contains(&i) {
-                    preds[s as usize].push(i);
-                }
-            }
-        }
-        let cfg = Rc::new(Cfg { heads, preds });
-        self.cfgs.insert(proc, cfg.clone());
-        cfg
+    fn join(&self, a: Option<Dbm>, b: Option<Dbm>) -> Result<Option<Dbm>, Unsupported> {
+        Ok(join(a, b))
     }
-
-    /// The join of what the predecessors pass on (and the entry state at statement 0).
-    fn incoming(
-        &mut self,
-        proc: ProcId,
-        layout: &Rc<Layout>,
-        preds: &[usize],
-        states: &[Option<Dbm>],
-        entry: Option<&Dbm>,
-        mut error: Option<&mut bool>,
-    ) -> Result<Option<Dbm>, GiveUp> {
-        let mut acc = entry.cloned();
-        let cfg = self.cfg(proc);
-        for &p in preds {
-            let Some(state) = &states[p] else { continue };
-            // a widened loop head is kept unclosed
-            let state = if cfg.heads[p] { state.clone().closed() } else { Some(state.clone()) };
-            let Some(state) = state else { continue };
-            let post = self.post(proc, layout, p, state, error.as_deref_mut())?;
-            acc = join(acc, post);
-        }
-        Ok(acc)
-    }
-
-    /// The state after statement `index` of `proc`, from `d` before it.
-    fn post(&mut self, proc: ProcId, layout: &Rc<Layout>, index: usize, d: Dbm, error: Option<&mut bool>) -> Result<Option<Dbm>, GiveUp> {
-        let program = self.program;
-        let ctx = Ctx { layout };
-        let target = |lhs: &Expr| match lhs.kind {
-            ExprKind::Var(v) => layout.index.get(&v).copied(),
-            _ => None,
-        };
-        Ok(match &program.proc(proc).body[index].kind {
-            StmtKind::Assume { cond } => ctx.assume(d, cond, true),
-            StmtKind::Assign { lhs, rhs } => match target(lhs) {
-                Some(x) => ctx.assign(d, x, rhs),
-                None => Some(d),
-            },
-            StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => {
-                let mut d = d;
-                if let Some(x) = target(lhs) {
-                    d.forget(layout, x);
-                }
-                Some(d)
-            }
-            StmtKind::Call { lhs, callee, args } => return self.call(proc, layout, d, lhs.as_ref(), *callee, args, error),
-            StmtKind::Skip | StmtKind::Goto { .. } | StmtKind::Free { .. } | StmtKind::Return { .. } | StmtKind::Error => Some(d),
+    /// Kept unclosed: [`Dbm::widen`].
+    fn widen(&self, at: StmtRef, old: &Option<Dbm>, next: Option<Dbm>) -> Result<Option<Dbm>, Unsupported> {
+        let layout = self.layouts.get(&at.proc).cloned().flatten().ok_or(Unsupported)?;
+        Ok(match (old, next) {
+            (Some(old), Some(next)) => Some(old.widen(&next, &layout)),
+            (_, next) => next,
         })
     }
+    fn leq(&self, a: &Option<Dbm>, b: &Option<Dbm>) -> bool {
+        leq(a, b)
+    }
+    fn normalize(&self, state: Option<Dbm>) -> Option<Dbm> {
+        state.and_then(Dbm::closed)
+    }
+    fn transfer(engine: &mut Engine<'_, Self>, at: StmtRef, pre: Option<Dbm>) -> Result<Option<Dbm>, Fail<Unsupported>> {
+        let layout = engine.domain.layout(at.proc).ok_or(Fail::Domain(Unsupported))?;
+        match pre {
+            Some(d) => post(engine, &layout, at, d),
+            None => Ok(None),
+        }
+    }
+    fn record(&mut self, at: StmtRef, loop_head: bool, state: &Option<Dbm>) -> Result<(), Unsupported> {
+        if at.index == 0 || loop_head {
+            let old = self.points.remove(&at).flatten();
+            self.points.insert(at, join(old, self.normalize(state.clone())));
+        }
+        Ok(())
+    }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn call(
-        &mut self,
-        caller: ProcId,
-        layout: &Rc<Layout>,
-        d: Dbm,
-        lhs: Option<&Expr>,
-        callee: ProcId,
-        args: &[Expr],
-        error: Option<&mut bool>,
-    ) -> Result<Option<Dbm>, GiveUp> {
-        let program = self.program;
-        let target = lhs.and_then(|l| match l.kind {
-            ExprKind::Var(v) => layout.index.get(&v).copied(),
-            _ => None,
-        });
-        let callee_proc = program.proc(callee);
-        if callee_proc.body.is_empty() {
-            // no body: the call may set any global and returns anything
+/// The state after statement `at`, from `d` before it.
+fn post(engine: &mut Engine<'_, Zones<'_>>, layout: &Rc<Layout>, at: StmtRef, d: Dbm) -> Result<Option<Dbm>, Fail<Unsupported>> {
+    let program = engine.program();
+    let ctx = Ctx { layout };
+    let target = |lhs: &Expr| match lhs.kind {
+        ExprKind::Var(v) => layout.index.get(&v).copied(),
+        _ => None,
+    };
+    Ok(match &program.stmt(at).kind {
+        StmtKind::Assume { cond } => ctx.assume(d, cond, true),
+        StmtKind::Assign { lhs, rhs } => match target(lhs) {
+            Some(x) => ctx.assign(d, x, rhs),
+            None => Some(d),
+        },
+        StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } => {
             let mut d = d;
-            for &g in &program.globals {
-                if let Some(&x) = layout.index.get(&g) {
-                    d.forget(layout, x);
-                }
-            }
-            if let Some(x) = target {
+            if let Some(x) = target(lhs) {
                 d.forget(layout, x);
             }
-            return Ok(Some(d));
+            Some(d)
         }
-        let callee_layout = self.layout(callee).ok_or(GiveUp::Unsupported)?;
-        let both = self.call_layout(caller, callee);
-        let ctx = Ctx { layout: &both };
-        // `targets[i] := args[i]` over caller and callee variables, from the caller's state
-        let bind = |targets: &dyn Fn(VarId) -> Option<VarId>| -> Option<Dbm> {
-            let mut combined = d.reshape(layout, &both);
-            for (f, a) in callee_proc.formals.iter().zip(args) {
-                if let Some(&x) = targets(*f).and_then(|t| both.index.get(&t)) {
-                    combined = ctx.assign(combined, x, a)?;
-                }
-            }
-            Some(combined)
-        };
-        // entry: formals := actuals
-        let Some(combined) = bind(&|f| Some(f)) else { return Ok(None) };
-        let entry = combined.reshape(&both, &callee_layout);
-        let result = self.analyze(callee, entry)?;
-        if let Some(e) = error {
-            *e |= result.error;
-        }
-        let Some(exit) = &result.exit else { return Ok(None) };
-        // return: the globals the callee may write and the callee's variables come from its
-        // exit state, the caller's other variables keep their relations
-        // The symbolic constants `'f` keep the formals' entry values: they equal the actuals
-        // as evaluated before the call, which relates the callee's results to the caller's
-        // variables.
-        let Some(mut combined) = bind(&|f| program.symbolic_const_of(f)) else { return Ok(None) };
-        for g in self.modifies.get(&callee).map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(&x) = both.index.get(g) {
-                combined.forget(&both, x);
+        StmtKind::Call { lhs, callee, args } => return call(engine, at.proc, layout, d, lhs.as_ref(), *callee, args),
+        StmtKind::Skip | StmtKind::Goto { .. } | StmtKind::Free { .. } | StmtKind::Return { .. } | StmtKind::Error => Some(d),
+    })
+}
+
+/// A call of `callee` from `caller` in state `d` (over the caller's `layout`): the callee is
+/// analysed from the entry state the arguments give (memoised by the engine).
+fn call(
+    engine: &mut Engine<'_, Zones<'_>>,
+    caller: ProcId,
+    layout: &Rc<Layout>,
+    d: Dbm,
+    lhs: Option<&Expr>,
+    callee: ProcId,
+    args: &[Expr],
+) -> Result<Option<Dbm>, Fail<Unsupported>> {
+    let program = engine.program();
+    let target = lhs.and_then(|l| match l.kind {
+        ExprKind::Var(v) => layout.index.get(&v).copied(),
+        _ => None,
+    });
+    let callee_proc = program.proc(callee);
+    if callee_proc.body.is_empty() {
+        // no body: the call may set any global and returns anything
+        let mut d = d;
+        for &g in &program.globals {
+            if let Some(&x) = layout.index.get(&g) {
+                d.forget(layout, x);
             }
         }
-        let from_exit = exit.reshape(&callee_layout, &both);
-        // meet: both describe the same state of the shared globals
-        combined.m.iter_mut().zip(&from_exit.m).for_each(|(a, b)| *a = (*a).min(*b));
-        let Some(mut combined) = combined.closed() else { return Ok(None) };
-        if let Some(x) = target.and_then(|x| both.index.get(&layout.vars[x - 1]).copied()) {
-            match callee_proc.body.last().map(|s| &s.kind) {
-                Some(StmtKind::Return { value: Some(value) }) => match ctx.assign(combined, x, value) {
-                    Some(c) => combined = c,
-                    None => return Ok(None),
-                },
-                // a call whose value is stored but not returned: anything
-                _ => combined.forget(&both, x),
-            }
+        if let Some(x) = target {
+            d.forget(layout, x);
         }
-        Ok(Some(combined.reshape(&both, layout)))
+        return Ok(Some(d));
     }
+    let callee_layout = engine.domain.layout(callee).ok_or(Fail::Domain(Unsupported))?;
+    let both = engine.domain.call_layout(caller, callee);
+    let ctx = Ctx { layout: &both };
+    // `targets[i] := args[i]` over caller and callee variables, from the caller's state
+    let bind = |targets: &dyn Fn(VarId) -> Option<VarId>| -> Option<Dbm> {
+        let mut combined = d.reshape(layout, &both);
+        for (f, a) in callee_proc.formals.iter().zip(args) {
+            if let Some(&x) = targets(*f).and_then(|t| both.index.get(&t)) {
+                combined = ctx.assign(combined, x, a)?;
+            }
+        }
+        Some(combined)
+    };
+    // entry: formals := actuals
+    let Some(combined) = bind(&|f| Some(f)) else { return Ok(None) };
+    let entry = combined.reshape(&both, &callee_layout);
+    let result = engine.call(callee, entry)?;
+    let Some(exit) = &result.exit else { return Ok(None) };
+    // return: the globals the callee may write and the callee's variables come from its
+    // exit state, the caller's other variables keep their relations
+    // The symbolic constants `'f` keep the formals' entry values: they equal the actuals
+    // as evaluated before the call, which relates the callee's results to the caller's
+    // variables.
+    let Some(mut combined) = bind(&|f| program.symbolic_const_of(f)) else { return Ok(None) };
+    for g in engine.domain.modifies.get(&callee).map(Vec::as_slice).unwrap_or(&[]) {
+        if let Some(&x) = both.index.get(g) {
+            combined.forget(&both, x);
+        }
+    }
+    let from_exit = exit.reshape(&callee_layout, &both);
+    // meet: both describe the same state of the shared globals
+    combined.m.iter_mut().zip(&from_exit.m).for_each(|(a, b)| *a = (*a).min(*b));
+    let Some(mut combined) = combined.closed() else { return Ok(None) };
+    if let Some(x) = target.and_then(|x| both.index.get(&layout.vars[x - 1]).copied()) {
+        match callee_proc.body.last().map(|s| &s.kind) {
+            Some(StmtKind::Return { value: Some(value) }) => match ctx.assign(combined, x, value) {
+                Some(c) => combined = c,
+                None => return Ok(None),
+            },
+            // a call whose value is stored but not returned: anything
+            _ => combined.forget(&both, x),
+        }
+    }
+    Ok(Some(combined.reshape(&both, layout)))
 }
 
 /// Per procedure, the tracked globals it or its callees may assign (all globals through a call
