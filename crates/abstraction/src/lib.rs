@@ -119,6 +119,22 @@ pub struct AbstractionConfig {
     /// Compute `F` on atomic formulas only (C2BP §5.2): `F(φ₁ ∧ φ₂) = F(φ₁) ∧ F(φ₂)` (no loss)
     /// and `F(φ₁ ∨ φ₂) = F(φ₁) ∨ F(φ₂)` (may lose precision); `!`, `=>` are pushed inwards.
     pub distribute_f: bool,
+    /// How an assignment's updated predicates are abstracted together (C2BP §4.6).
+    pub precision: Precision,
+}
+
+/// The abstraction of one assignment (C2BP §4.6: C2BP computes the *cartesian* abstraction,
+/// each updated predicate on its own; the *boolean* abstraction keeps their correlations).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Precision {
+    /// `{p₁}, …, {pₖ} := choose(F(WP(s,p₁)), F(WP(s,¬p₁))), …` (C2BP §4.3).
+    #[default]
+    Cartesian,
+    /// All valuations of the cone and of the new values at once (one all-SAT enumeration): for
+    /// each possible vector `w` of new values, the old valuations `D_w` that allow it, emitted
+    /// as `if (*) { assume(D_w); {p₁}, …, {pₖ} := w; } else …`. Falls back to the cartesian
+    /// abstraction past 16 distinct vectors or when the enumeration is cut short.
+    Boolean,
 }
 
 impl AbstractionConfig {
@@ -136,6 +152,7 @@ impl AbstractionConfig {
             max_cone: None,
             time_budget_ms: None,
             distribute_f: false,
+            precision: Precision::Cartesian,
         }
     }
 }

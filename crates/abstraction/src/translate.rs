@@ -655,6 +655,62 @@ impl<'a> Translator<'a> {
         })
     }
 
+    /// The boolean abstraction of an update of `group` (name, WP) (see [`crate::Precision`]):
+    /// one enumeration of (valuation of the union cone, values of the WPs); `None` to fall
+    /// back to the cartesian abstraction.
+    fn boolean_update(&mut self, group: &[(String, Expr)], vars: &CubeVariables) -> Option<Vec<boolprog::Stmt>> {
+        let mut union: Vec<u32> = group.iter().flat_map(|(_, g)| self.cone(g, vars)).collect();
+        union.sort_unstable();
+        union.dedup();
+        let goals: Vec<&Expr> = group.iter().map(|(_, g)| g).collect();
+        let mut calls = 0;
+        let limit = self.settings(false).enumeration_limit;
+        let enumerated = {
+            let mut oracle = SolverOracle {
+                program: self.program,
+                solver: &mut self.solver,
+                interpretations: &vars.interpretations,
+                goal: goals[0],
+                fresh_context: Some((&self.slim, &self.config.solver)),
+                assumption: None,
+                deadline: self.deadline,
+                conflict_budget: self.config.enumeration_conflicts,
+                lattice: None,
+            };
+            oracle.enumerate_goals(&union, &goals, limit, &mut calls)
+        };
+        self.statistics.prover_calls += calls;
+        self.statistics.strengthenings += 1;
+        let joint = enumerated.ok()?;
+        let mut outcomes: Vec<Vec<bool>> = joint.iter().map(|(_, w)| w.clone()).collect();
+        outcomes.sort();
+        outcomes.dedup();
+        if outcomes.len() > 16 {
+            return None;
+        }
+        let names: Vec<String> = group.iter().map(|(n, _)| n.clone()).collect();
+        let mut branches: Vec<Vec<boolprog::Stmt>> = Vec::new();
+        for w in &outcomes {
+            // old valuations allowing `w`; the inconsistent ones (never enumerated) are don't-cares
+            let with_w: Vec<&[bool]> = joint.iter().filter(|(_, x)| x == w).map(|(v, _)| v.as_slice()).collect();
+            let without_w: Vec<&[bool]> = joint.iter().filter(|(v, _)| !with_w.contains(&v.as_slice())).map(|(v, _)| v.as_slice()).collect();
+            let cover = crate::minimise::minimise_pair(union.len(), &with_w, &without_w).goal_cover;
+            let condition = BExpr::or_all(cover.iter().map(|cube| {
+                BExpr::and_all(cube.iter().map(|&(i, positive)| {
+                    let x = BExpr::var(vars.names[union[i] as usize].clone());
+                    if positive { x } else { BExpr::not(x) }
+                }))
+            }));
+            let values = w.iter().map(|&b| BExpr::Const(b)).collect();
+            branches.push(vec![boolprog::Stmt::assume(condition), boolprog::Stmt::assign(names.clone(), values)]);
+        }
+        let mut rest = branches.pop()?;
+        while let Some(branch) = branches.pop() {
+            rest = vec![boolprog::Stmt::if_then_else(BExpr::unknown(), branch, rest)];
+        }
+        Some(rest)
+    }
+
     /// The exact strategy for several goals of one statement with a single enumeration over
     /// the union of their cones, projected to each goal's own cone (so each result equals the
     /// separate computation). When the enumeration was cut short: `Err` with the models it
@@ -937,10 +993,7 @@ impl<'a> Translator<'a> {
             }
             let origin = boolprog::Origin { proc: proc.0, index: index as u32 };
             let span = pr.body[index].span;
-            for s in stmts.iter_mut() {
-                s.origin = Some(origin);
-                s.span = span;
-            }
+            set_origin(&mut stmts, origin, span);
             if let Some(label) = &labels[index] {
                 stmts[0].label = Some(label.clone());
             }
@@ -1051,6 +1104,12 @@ impl<'a> Translator<'a> {
             }
             let values = items.iter().map(|_| BExpr::unknown()).collect();
             return vec![boolprog::Stmt::assign(items.into_iter().map(|i| i.0).collect(), values)];
+        }
+        if self.config.precision == crate::Precision::Boolean && items.len() >= 2 && items.iter().all(|i| i.2.is_none()) {
+            let group: Vec<(String, Expr)> = items.iter().map(|(n, wp, _)| (n.clone(), logic::simplify(wp))).collect();
+            if let Some(stmts) = self.boolean_update(&group, &vars) {
+                return stmts;
+            }
         }
         let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::new();
         // models of joint enumerations cut short, per item
@@ -1291,6 +1350,22 @@ impl<'a> Translator<'a> {
 }
 
 /// The syntactic answers of C2BP §5.2: constants, and `ψ` (or `¬ψ`) being a cube variable.
+/// Sets the origin and span of `stmts` and of the statements nested in them.
+fn set_origin(stmts: &mut [boolprog::Stmt], origin: boolprog::Origin, span: diagnostics::Span) {
+    for s in stmts {
+        s.origin = Some(origin);
+        s.span = span;
+        match &mut s.kind {
+            boolprog::StmtKind::If { then_branch, else_branch, .. } => {
+                set_origin(then_branch, origin, span);
+                set_origin(else_branch, origin, span);
+            }
+            boolprog::StmtKind::While { body, .. } => set_origin(body, origin, span),
+            _ => {}
+        }
+    }
+}
+
 /// A formula `F` distributes over (C2BP §5.2): `∧`, `∨`, `=>`, or the negation of one.
 fn is_compound(e: &Expr) -> bool {
     match &e.kind {
