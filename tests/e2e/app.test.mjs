@@ -10,6 +10,8 @@ test('the engine worker reports a version only the running wasm can compute', as
   const { page, errors } = await open(site.browser.context, site.server.base);
   const version = await engineVersion(page);
   assert.match(version, /^predabs engine \d+\.\d+\.\d+ \(wasm32; c-ir: 1 procedure, 2 statements, \d+ bytes printed\)$/);
+  // the footer shows the version number only (the full string is the tooltip)
+  assert.match(await page.locator('#engine-version').textContent(), /^predabs engine \d+\.\d+\.\d+$/);
   assert.match(await page.locator('.worker').textContent(), /engine ready/);
   assert.deepEqual(errors, []);
   await page.close();
@@ -113,10 +115,15 @@ test('testdev: run to UNSAFE with its trace, step back to iteration 1, hover-lin
   assert.equal(await page.locator('#iteration-position').textContent(), `1 / ${n}`);
   assert.match(await page.locator('.pane-bp h2').textContent(), /iteration 1/);
   assert.ok(await page.locator('#boolean-program .bp-line').count() > 3);
-  // F10 steps forward, Shift+F10 back
-  await page.keyboard.press('F10');
+  // Alt+. steps forward, Alt+, back; ] and [ too outside text fields
+  await page.keyboard.press('Alt+Period');
   assert.equal(await page.locator('#iteration-position').textContent(), `2 / ${n}`);
-  await page.keyboard.press('Shift+F10');
+  await page.keyboard.press('Alt+Comma');
+  assert.equal(await page.locator('#iteration-position').textContent(), `1 / ${n}`);
+  await page.locator('#step-back').focus();
+  await page.keyboard.press(']');
+  assert.equal(await page.locator('#iteration-position').textContent(), `2 / ${n}`);
+  await page.keyboard.press('[');
   assert.equal(await page.locator('#iteration-position').textContent(), `1 / ${n}`);
 
   const linked = page.locator('#boolean-program .bp-line[data-c-line]').nth(2);
@@ -152,6 +159,33 @@ test('a SLAM-style boolean program (constrain, SLIC_ERROR) model-checks to UNSAF
     ].join('\n'));
     assert.equal(await runToVerdict(page), 'UNSAFE');
     assert.match(await page.locator('#verdict').textContent(), /the error label `SLIC_ERROR` is reachable/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await fresh.close();
+  }
+});
+
+test('boolean program mode: a parse error shows line, column and message in the boolean program pane, never on a C line', async () => {
+  const fresh = await launch();
+  try {
+    const { page, errors } = await open(fresh.context, site.server.base);
+    await engineVersion(page);
+    await page.selectOption('#mode', 'bp');
+    await page.fill('#source', 'void main()\nbegin\n  decl x;\n  x := ;\nend\n');
+    assert.equal(await runToVerdict(page), 'UNKNOWN');
+    const pane = page.locator('.pane-bp #bp-diagnostics');
+    await pane.waitFor();
+    assert.match(await pane.textContent(), /line 4, column \d+: \S/);
+    assert.equal(await page.locator('.pane-bp .bp-error').first().getAttribute('data-line'), '4');
+    assert.match(await page.locator('#verdict-errors').textContent(), /^line 4, column \d+: \S/);
+    // in the editor of the boolean program: gutter mark and the list with line:column
+    assert.deepEqual(await page.locator('.gutter-line.diag-error').evaluateAll((els) => els.map((e) => e.dataset.line)), ['4']);
+    assert.match(await page.locator('#diagnostics').textContent(), /^4:\d+error/);
+    // back to Check: the C program shows no trace of the boolean program's error
+    await page.selectOption('#mode', 'check');
+    assert.equal(await page.locator('.gutter-line.diag-error').count(), 0);
+    assert.equal(await page.locator('#diagnostics').count(), 0);
+    assert.equal(await page.locator('#bp-diagnostics').count(), 0);
     assert.deepEqual(errors, []);
   } finally {
     await fresh.close();

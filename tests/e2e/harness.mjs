@@ -45,16 +45,24 @@ export async function serveDist() {
   };
 }
 
-/** A persistent Chromium context with a fresh user-data-dir; `close()` removes the profile. */
-export async function launch({ colorScheme = 'light', viewport = VIEWPORT } = {}) {
+/**
+ * A persistent Chromium context with a fresh user-data-dir; `close()` removes the profile.
+ * `deviceScaleFactor: 2` with half the viewport is what 200 % browser zoom looks like to the page;
+ * `initScript` runs before the page's own scripts (e.g. to remove the clipboard API).
+ */
+export async function launch({ colorScheme = 'light', viewport = VIEWPORT, deviceScaleFactor = 1, initScript = null, permissions = [] } = {}) {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'predabs-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: CHROMIUM_ARGS,
     viewport,
+    deviceScaleFactor,
     colorScheme,
+    acceptDownloads: true,
+    permissions,
   });
+  if (initScript) await context.addInitScript(initScript);
   return {
     context,
     close: async () => {
@@ -75,11 +83,10 @@ export async function open(context, url) {
   return { page, errors };
 }
 
-/** Waits until the worker has reported its version (the wasm engine is up). */
+/** Waits until the worker has reported its version (the wasm engine is up); returns the full string. */
 export async function engineVersion(page) {
-  const locator = page.locator('#engine-version');
-  await page.waitForFunction(() => /predabs engine/.test(document.querySelector('#engine-version')?.textContent ?? ''), null, { timeout: 30000 });
-  return locator.textContent();
+  await page.waitForFunction(() => /predabs engine/.test(document.querySelector('#engine-version')?.dataset.version ?? ''), null, { timeout: 30000 });
+  return page.locator('#engine-version').getAttribute('data-version');
 }
 
 /** Opens a gallery example from the Examples menu. */
@@ -105,6 +112,55 @@ export async function runToVerdict(page, timeout = 120000) {
   await page.click('#run');
   await page.locator('#verdict').waitFor({ timeout });
   return (await page.locator('#verdict .verdict-label').textContent()).trim();
+}
+
+/** The axe-core violations of impact "serious" or "critical" on the page, as readable lines. */
+export async function seriousViolations(page, context = 'document') {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ path: path.join(here, 'node_modules/axe-core/axe.min.js') });
+  }
+  const violations = await page.evaluate(async (ctx) => {
+    const result = await window.axe.run(ctx === 'document' ? document : document.querySelector(ctx), { resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join(' | ')}`);
+  }, context);
+  return violations;
+}
+
+/**
+ * Every visible control (buttons, fields, links, focusable elements) inside `scope` that cannot be
+ * brought into the viewport by scrolling, or is covered or clipped there: their descriptions.
+ */
+export async function unreachableControls(page, scope = 'body') {
+  return page.evaluate((scope) => {
+    const selector = 'button, select, input, textarea, a[href], [tabindex]:not([tabindex="-1"]), [role=menuitem], [role=tab]';
+    const bad = [];
+    for (const el of document.querySelector(scope).querySelectorAll(selector)) {
+      if (el.closest('[aria-hidden="true"], .visually-hidden')) continue;
+      if (!el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) continue;
+      const r0 = el.getBoundingClientRect();
+      if (r0.width < 1 || r0.height < 1) continue;
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+      // the part of the element left visible by the window and every clipping ancestor
+      let r = el.getBoundingClientRect();
+      let [left, top, right, bottom] = [Math.max(r.left, 0), Math.max(r.top, 0), Math.min(r.right, innerWidth), Math.min(r.bottom, innerHeight)];
+      for (let a = el.parentElement; a; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const c = a.getBoundingClientRect();
+        [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top), Math.min(right, c.right), Math.min(bottom, c.bottom)];
+      }
+      const inView = right - left >= 1 && bottom - top >= 1;
+      const [x, y] = [(left + right) / 2, (top + bottom) / 2];
+      const hit = inView ? document.elementFromPoint(x, y) : null;
+      const reached = hit && (hit === el || el.contains(hit));
+      if (!reached) {
+        const name = el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+        bad.push(`${name} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 30)}" at ${Math.round(r.left)},${Math.round(r.top)} hit ${hit ? hit.tagName + '.' + [...hit.classList].join('.') : 'nothing'}`);
+      }
+    }
+    return bad;
+  }, scope);
 }
 
 /** Opens an explain tab (trace, lattice, wp, invariants, solver, notes) unless it is open. */

@@ -1,5 +1,7 @@
-// Screenshots of the main views at 1280x800 into docs/screenshots/ (run after a build):
+// Screenshots of the main views into docs/screenshots/ (run after a build):
 //   cd tests/e2e && node screenshots.mjs        (OUT_DIR=... to write elsewhere)
+// Each mode (Check, Abstract, Boolean program) and the embedded view at 1280x800 and at
+// 683x768 (half of a 1366x768 screen), then the explain views and dialogs at 1280x800.
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,48 @@ async function shot(page, name) {
 }
 
 try {
+  for (const [w, h] of [[1280, 800], [683, 768]]) {
+    const b = await launch({ viewport: { width: w, height: h } });
+    try {
+      const size = `${w}x${h}`;
+      const { page } = await open(b.context, server.base);
+      await engineVersion(page);
+      await loadExample(page, 'testdev');
+      await runToVerdict(page);
+      await page.locator('.timeline-entry').nth(1).click();
+      await openTab(page, 'trace');
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-check-testdev-${size}`);
+      await loadExample(page, 'partition');
+      await setOption(page, '#opt-strategy', 'lattice');
+      await runToVerdict(page);
+      await page.locator('.bp-line', { hasText: '{prev == NULL}, {prev->val > v} := {curr == NULL}' }).click();
+      await openTab(page, 'lattice');
+      await page.click('.pred-choice[data-predicate="{prev == NULL}"]');
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-abstract-partition-${size}`);
+      await loadExample(page, 'boolean-program');
+      await runToVerdict(page);
+      await openTab(page, 'trace');
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-boolean-program-${size}`);
+      await page.fill('#source', 'void main()\nbegin\n  decl x;\n  x := ;\nend\n');
+      await runToVerdict(page);
+      await shot(page, `mode-boolean-program-error-${size}`);
+      const { page: embed } = await open(b.context, `${server.base}?embed&example=partition`);
+      await runToVerdict(embed);
+      await shot(embed, `embed-partition-${size}`);
+      const { page: present } = await open(b.context, `${server.base}?present`);
+      await engineVersion(present);
+      await loadExample(present, 'testdev');
+      await runToVerdict(present);
+      await shot(present, `presenter-testdev-${size}`);
+      await present.click('#examples-button');
+      await shot(present, `examples-menu-presenter-${size}`);
+    } finally {
+      await b.close();
+    }
+  }
   for (const scheme of ['light', 'dark']) {
     const b = await launch({ colorScheme: scheme });
     try {
@@ -51,6 +95,9 @@ try {
 
         await page.click('#settings-button');
         await shot(page, 'settings-light');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('?');
+        await shot(page, 'shortcuts-light');
         await page.keyboard.press('Escape');
         await page.click('#examples-button');
         await shot(page, 'examples-light');

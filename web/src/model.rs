@@ -95,6 +95,54 @@ impl Default for Options {
     }
 }
 
+/// The integer widths the settings offer (0 = C's own widths).
+pub const INT_WIDTHS: [u8; 5] = [0, 8, 16, 32, 64];
+/// Bounds of the numeric settings (the settings dialog enforces the same).
+pub const MAX_CUBE_LEN: u32 = 16;
+pub const MAX_ITERATIONS: u32 = 1000;
+pub const MAX_TIME_BUDGET_MS: u64 = 3_600_000;
+
+impl Options {
+    /// Options from a share link or local storage, with every value the settings dialog could
+    /// not have produced replaced by its default, and one message per replaced value.
+    pub fn validated(&self) -> (Options, Vec<String>) {
+        let default = Options::default();
+        let mut o = self.clone();
+        let mut notes = Vec::new();
+        if !INT_WIDTHS.contains(&o.int_width) {
+            notes.push(format!("integer width {} is not one of 8, 16, 32 or 64 bits: using C's own widths", o.int_width));
+            o.int_width = default.int_width;
+        }
+        if o.max_cube_len > MAX_CUBE_LEN {
+            notes.push(format!("max cube length {} is above {MAX_CUBE_LEN}: using unbounded (0)", o.max_cube_len));
+            o.max_cube_len = default.max_cube_len;
+        }
+        if !(1..=MAX_ITERATIONS).contains(&o.max_iterations) {
+            notes.push(format!("max iterations {} is not between 1 and {MAX_ITERATIONS}: using {}", o.max_iterations, default.max_iterations));
+            o.max_iterations = default.max_iterations;
+        }
+        if !(1000..=MAX_TIME_BUDGET_MS).contains(&o.time_budget_ms) {
+            notes.push(format!(
+                "time budget {} ms is not between 1 s and {} s: using {} s",
+                o.time_budget_ms,
+                MAX_TIME_BUDGET_MS / 1000,
+                default.time_budget_ms / 1000
+            ));
+            o.time_budget_ms = default.time_budget_ms;
+        }
+        (o, notes)
+    }
+}
+
+/// `"1 predicate"`, `"2 predicates"`.
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// One engine job.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunRequest {
@@ -231,6 +279,24 @@ mod tests {
         let o: Options = serde_json::from_str(r#"{"int_width": 8}"#).unwrap();
         assert_eq!(o.int_width, 8);
         assert_eq!(o.max_iterations, Options::default().max_iterations);
+    }
+
+    #[test]
+    fn shared_options_out_of_range_are_replaced_with_a_message() {
+        let (o, notes) = Options { int_width: 3, ..Options::default() }.validated();
+        assert_eq!(o.int_width, 0);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("integer width 3"), "{notes:?}");
+        let (o, notes) = Options { max_iterations: 0, max_cube_len: 99, time_budget_ms: 5, ..Options::default() }.validated();
+        assert_eq!(o, Options::default());
+        assert_eq!(notes.len(), 3);
+        assert_eq!(Options { int_width: 16, ..Options::default() }.validated().1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "predicate"), "1 predicate");
+        assert_eq!(plural(0, "step"), "0 steps");
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::examples::Example;
 use crate::model::{FromWorker, LineRange, Options, Progress, RunKind};
 use crate::share::Session;
 use playground_api as api;
+use serde::{Deserialize, Serialize};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -34,12 +35,96 @@ pub struct RunResults {
     pub iterations: Vec<api::IterationSnapshot>,
     /// The end of the run (verdict, invariants, concrete trace); its `iterations` are empty.
     pub outcome: Option<Box<api::Outcome>>,
+    /// The mode the run was started in: its diagnostics are about that mode's text (the C
+    /// program, or the boolean program of the "Boolean program" mode).
+    pub kind: Option<RunKind>,
 }
 
 impl Default for RunResults {
     fn default() -> RunResults {
-        RunResults { status: RunStatus::Idle, diagnostics: Vec::new(), iterations: Vec::new(), outcome: None }
+        RunResults { status: RunStatus::Idle, diagnostics: Vec::new(), iterations: Vec::new(), outcome: None, kind: None }
     }
+}
+
+impl RunResults {
+    /// The diagnostics about the text the editor shows in `mode` (none when the run was about
+    /// the other text: a boolean program's errors never land on C lines, and vice versa).
+    pub fn diagnostics_for(&self, mode: RunKind) -> &[api::DiagnosticData] {
+        let bp = |k: RunKind| k == RunKind::ModelCheck;
+        match self.kind {
+            Some(k) if bp(k) == bp(mode) => &self.diagnostics,
+            _ => &[],
+        }
+    }
+}
+
+/// Font sizes offered by the settings, in percent of the base size (14 px).
+pub const FONT_SCALES: [u32; 6] = [100, 115, 130, 150, 175, 200];
+
+/// Display preferences of this browser (not part of share links).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Prefs {
+    /// Percent of the base font size (one of [`FONT_SCALES`]).
+    pub font_scale: u32,
+    /// Large type and high contrast, for projectors.
+    pub presenter: bool,
+    /// Height of the open explain panel in CSS pixels (`None`: 46 % of the window).
+    pub explain_height: Option<u32>,
+}
+
+impl Default for Prefs {
+    fn default() -> Prefs {
+        Prefs { font_scale: 100, presenter: false, explain_height: None }
+    }
+}
+
+impl Prefs {
+    pub fn validated(mut self) -> Prefs {
+        if !FONT_SCALES.contains(&self.font_scale) {
+            self.font_scale = 100;
+        }
+        self.explain_height = self.explain_height.map(|h| h.clamp(MIN_EXPLAIN_HEIGHT, 4000));
+        self
+    }
+    /// The font scale in effect (presenter mode is at least 150 %).
+    pub fn effective_scale(&self) -> u32 {
+        if self.presenter {
+            self.font_scale.max(150)
+        } else {
+            self.font_scale
+        }
+    }
+}
+
+/// The smallest height the explain panel can be resized to.
+pub const MIN_EXPLAIN_HEIGHT: u32 = 120;
+
+/// A message bar (share link copied, invalid link, ...), possibly with one button that loads
+/// another session (the shared version, the user's previous program).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+    pub action: Option<NoticeAction>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NoticeAction {
+    pub label: String,
+    pub session: Box<Session>,
+    /// The notice shown once it is done, with a button back.
+    pub then: String,
+    pub back_label: String,
+}
+
+/// How the share link reached the clipboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyStatus {
+    Pending,
+    Copied,
+    /// No clipboard access (plain http, permission refused): the user copies the selected link.
+    Manual,
 }
 
 /// The tabs of the explain panel under the panes.
@@ -119,6 +204,22 @@ pub enum Hover {
 pub enum Popup {
     Examples,
     Settings,
+    /// The share dialog with the link.
+    Share,
+    /// The keyboard shortcuts overlay (`?`).
+    Shortcuts,
+}
+
+impl Popup {
+    /// The element that opened it, which gets the focus back when it closes.
+    pub fn opener(self) -> &'static str {
+        match self {
+            Popup::Examples => "#examples-button",
+            Popup::Settings => "#settings-button",
+            Popup::Share => "#share",
+            Popup::Shortcuts => "#shortcuts-button",
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -131,8 +232,12 @@ pub struct AppState {
     pub selected: Option<usize>,
     pub hover: Hover,
     pub popup: Option<Popup>,
-    /// A message bar (share link copied, invalid link, ...): (text, is_error).
-    pub notice: Option<(String, bool)>,
+    pub notice: Option<Notice>,
+    /// The link of the share dialog and whether it was copied.
+    pub share: Option<(String, CopyStatus)>,
+    pub prefs: Prefs,
+    /// A read-only compact view for iframes (`?embed`): nothing is saved.
+    pub embed: bool,
     /// 1-based iteration to select when it arrives (from a share link); otherwise the newest
     /// iteration is followed while a run streams in.
     pub pending_selection: Option<u32>,
@@ -141,7 +246,7 @@ pub struct AppState {
 }
 
 impl AppState {
-    pub fn new(session: Session, notice: Option<(String, bool)>) -> AppState {
+    pub fn new(session: Session, notice: Option<Notice>) -> AppState {
         AppState {
             session: session.clone(),
             engine_version: None,
@@ -151,6 +256,9 @@ impl AppState {
             hover: Hover::None,
             popup: None,
             notice,
+            share: None,
+            prefs: Prefs::default(),
+            embed: false,
             pending_selection: session_selection(&session),
             explain: Explain::default(),
             focus: Focus::default(),
@@ -229,6 +337,14 @@ pub enum Action {
     ClosePopup,
     Notice(String, bool),
     DismissNotice,
+    /// The notice's button: load its session, then offer the way back.
+    NoticeAction,
+    /// Open a session (a share link pasted into the address bar) with its notice.
+    Open(Session, Option<Notice>),
+    /// The share dialog opens with this link.
+    Shared(String, CopyStatus),
+    CopyResult(CopyStatus),
+    SetPrefs(Prefs),
     /// Open a tab of the explain panel (the open one again folds the panel).
     ToggleTab(ExplainTab),
     OpenTab(ExplainTab),
@@ -287,7 +403,11 @@ impl Reducible for AppState {
                 s.selected = None;
             }
             Action::RunStarted => {
-                s.run = RunResults { status: RunStatus::Running(Progress::default()), ..RunResults::default() };
+                s.run = RunResults {
+                    status: RunStatus::Running(Progress::default()),
+                    kind: Some(s.session.mode),
+                    ..RunResults::default()
+                };
                 s.selected = None;
                 s.hover = Hover::None;
                 s.focus = Focus::default();
@@ -337,8 +457,45 @@ impl Reducible for AppState {
             Action::Hover(h) => s.hover = h,
             Action::TogglePopup(p) => s.popup = if s.popup == Some(p) { None } else { Some(p) },
             Action::ClosePopup => s.popup = None,
-            Action::Notice(text, error) => s.notice = Some((text, error)),
+            Action::Notice(text, error) => s.notice = Some(Notice { text, error, action: None }),
             Action::DismissNotice => s.notice = None,
+            Action::NoticeAction => {
+                if let Some(action) = s.notice.take().and_then(|n| n.action) {
+                    let back = NoticeAction {
+                        label: action.back_label.clone(),
+                        session: Box::new(s.session.clone()),
+                        then: "Switched to the other version (the button switches back).".into(),
+                        back_label: action.label.clone(),
+                    };
+                    s.pending_selection = session_selection(&action.session);
+                    s.session = *action.session;
+                    s.run = RunResults::default();
+                    s.selected = None;
+                    s.focus = Focus::default();
+                    s.hover = Hover::None;
+                    s.notice = Some(Notice { text: action.then, error: false, action: Some(back) });
+                }
+            }
+            Action::Open(session, notice) => {
+                s.pending_selection = session_selection(&session);
+                s.session = session;
+                s.run = RunResults::default();
+                s.selected = None;
+                s.focus = Focus::default();
+                s.hover = Hover::None;
+                s.popup = None;
+                s.notice = notice;
+            }
+            Action::Shared(url, status) => {
+                s.share = Some((url, status));
+                s.popup = Some(Popup::Share);
+            }
+            Action::CopyResult(status) => {
+                if let Some((_, st)) = &mut s.share {
+                    *st = status;
+                }
+            }
+            Action::SetPrefs(prefs) => s.prefs = prefs.validated(),
             Action::ToggleTab(tab) => s.explain.tab = if s.explain.tab == Some(tab) { None } else { Some(tab) },
             Action::OpenTab(tab) => s.explain.tab = Some(tab),
             Action::SelectStatement(i) => select_statement(&mut s, i),
@@ -408,6 +565,13 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
         FromWorker::Done(outcome) => {
             s.run.outcome = Some(outcome);
             s.run.status = RunStatus::Finished;
+            if let Some(k) = s.pending_selection.take() {
+                let n = s.run.iterations.len();
+                if k as usize > n {
+                    let text = format!("The link asked for iteration {k}, but this run has {}: showing the last one.", crate::model::plural(n, "iteration"));
+                    s.notice = Some(Notice { text, error: true, action: None });
+                }
+            }
         }
         FromWorker::Error(message) => {
             if s.is_running() {
@@ -415,7 +579,7 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             } else if s.engine_version.is_none() {
                 s.worker = WorkerStatus::Failed(message);
             } else {
-                s.notice = Some((message, true));
+                s.notice = Some(Notice { text: message, error: true, action: None });
             }
         }
     }
@@ -516,6 +680,63 @@ mod tests {
         // late events of the terminated worker are ignored
         let s = reduce(s, Action::Worker(FromWorker::Progress(Progress { iteration: 3, ..Progress::default() })));
         assert_eq!(s.run.status, RunStatus::Cancelled);
+    }
+
+    #[test]
+    fn boolean_program_errors_stay_with_the_boolean_program() {
+        let mut s = AppState::new(Session::default(), None);
+        s = reduce(s, Action::SetMode(RunKind::ModelCheck));
+        s = reduce(s, Action::SetSource("void main() begin\n  x := ;\nend\n".into()));
+        s = reduce(s, Action::RunStarted);
+        let events = {
+            let mut events = Vec::new();
+            crate::engine::handle(
+                crate::model::ToWorker::Run(crate::model::RunRequest {
+                    kind: RunKind::ModelCheck,
+                    source: s.session.boolean_program.clone(),
+                    predicates: String::new(),
+                    options: Options::default(),
+                }),
+                &mut |e| events.push(e),
+            );
+            events
+        };
+        for e in events {
+            s = reduce(s, Action::Worker(e));
+        }
+        let errors = s.run.diagnostics_for(RunKind::ModelCheck);
+        assert!(errors.iter().any(|d| d.line == 2), "{errors:?}");
+        assert!(s.run.diagnostics_for(RunKind::Check).is_empty());
+        assert!(s.run.diagnostics_for(RunKind::Abstract).is_empty());
+    }
+
+    #[test]
+    fn the_notice_button_loads_the_other_session_and_offers_the_way_back() {
+        let other = Session { source: "other".into(), ..Session::default() };
+        let notice = Notice {
+            text: "Opened".into(),
+            error: false,
+            action: Some(NoticeAction { label: "Restore".into(), session: Box::new(other), then: "Restored.".into(), back_label: "Shared".into() }),
+        };
+        let s = AppState::new(Session { source: "shared".into(), ..Session::default() }, Some(notice));
+        let s = reduce(s, Action::NoticeAction);
+        assert_eq!(s.session.source, "other");
+        let action = s.notice.as_ref().and_then(|n| n.action.clone()).expect("a way back");
+        assert_eq!(action.session.source, "shared");
+        assert_eq!(action.label, "Shared");
+        let s = reduce(s, Action::NoticeAction);
+        assert_eq!(s.session.source, "shared");
+    }
+
+    #[test]
+    fn a_link_to_a_missing_iteration_says_so() {
+        let session = Session { selected_iteration: Some(40), ..Session::default() };
+        let mut s = reduce(AppState::new(session, None), Action::RunStarted);
+        for e in engine_events("lock", RunKind::Check) {
+            s = reduce(s, Action::Worker(e));
+        }
+        let notice = s.notice.expect("a notice");
+        assert!(notice.error && notice.text.contains("iteration 40"), "{}", notice.text);
     }
 
     #[test]

@@ -1,12 +1,18 @@
 //! The root component: owns the state reducer and the engine worker, wires commands
-//! (run, step, cancel, reset, share, download), keyboard shortcuts and persistence.
+//! (run, step, cancel, reset, share, download), keyboard shortcuts, focus management of the
+//! popups, the live region, display preferences and persistence.
+//!
+//! URL: `#v1,...` is a share link (see [`crate::share`], and [`crate::storage`] for how it meets
+//! the stored session); `?embed` shows a read-only compact view (with `&example=ID` for a gallery
+//! example, or a share link's fragment) that never touches storage; `?present` turns on
+//! presenter mode.
 
 use super::{boolprog::BoolProgPane, editor::Editor, footer::Footer, predicates::PredicatesPane};
 use super::{explain::ExplainPanel, timeline::TimelinePane, topbar::TopBar, Commands};
 use crate::bridge::EngineBridge;
-use crate::model::{RunKind, RunRequest, ToWorker};
-use crate::share;
-use crate::state::{Action, AppState, Popup};
+use crate::model::{plural, RunKind, RunRequest, ToWorker};
+use crate::share::{self, Session};
+use crate::state::{Action, AppState, CopyStatus, Notice, NoticeAction, Popup, Prefs, RunStatus};
 use crate::storage;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -14,14 +20,94 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// The initial session: a share link wins over local storage, which wins over the default.
+/// The query parameters the app reads (`?embed&example=partition&present`).
+#[derive(Default)]
+struct Query {
+    embed: bool,
+    present: bool,
+    example: Option<String>,
+}
+
+fn query() -> Query {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let mut q = Query::default();
+    for pair in search.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match key {
+            "embed" => q.embed = true,
+            "present" => q.present = true,
+            "example" => q.example = Some(value.to_string()),
+            _ => {}
+        }
+    }
+    q
+}
+
+fn notice_of(text: Option<(String, bool)>, alternative: Option<(String, Session)>, current_label: &str) -> Option<Notice> {
+    let (text, error) = text?;
+    let action = alternative.map(|(label, session)| NoticeAction {
+        back_label: current_label.to_string(),
+        then: "Switched to the other version (the button switches back).".into(),
+        label,
+        session: Box::new(session),
+    });
+    Some(Notice { text, error, action })
+}
+
+/// The initial state and whether to run at once.
 fn initial_state() -> (AppState, bool) {
     let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-    match share::decode(&hash) {
-        Ok(Some(session)) => (AppState::new(session, Some(("Opened a shared session.".into(), false))), true),
-        Ok(None) => (AppState::new(storage::load().unwrap_or_default(), None), false),
-        Err(message) => (AppState::new(storage::load().unwrap_or_default(), Some((message, true))), false),
+    let q = query();
+    let shared = share::decode(&hash);
+    let (mut state, run) = if q.embed {
+        // read-only view: never reads or writes the user's stored session
+        let example = q.example.as_deref().map(|id| (id, crate::examples::by_id(id)));
+        let (session, notice) = match (shared, example) {
+            (Ok(Some(session)), _) => (session, None),
+            (Err(message), _) => (Session::default(), Some((message, true))),
+            (Ok(None), Some((_, Some(ex)))) => (session_of(ex), None),
+            (Ok(None), Some((id, None))) => (Session::default(), Some((format!("There is no example called \"{id}\"."), true))),
+            (Ok(None), None) => (Session::default(), None),
+        };
+        let (options, notes) = session.options.validated();
+        let session = Session { options, ..session };
+        let notice = notice.or_else(|| (!notes.is_empty()).then(|| (format!("Some settings were reset: {}.", notes.join("; ")), true)));
+        (AppState::new(session, notice_of(notice, None, "")), false)
+    } else {
+        let (session, notice, run) = open_link(&hash, shared, storage::load());
+        (AppState::new(session, notice), run)
+    };
+    state.embed = q.embed;
+    state.prefs = if q.embed { Prefs::default() } else { storage::load_prefs() };
+    if q.present {
+        state.prefs.presenter = true;
     }
+    (state, run)
+}
+
+/// Applies [`storage::choose`] (keeping a backup of replaced work, remembering the link):
+/// the session to show, its notice, and whether to run it.
+fn open_link(hash: &str, shared: Result<Option<Session>, String>, stored: Option<Session>) -> (Session, Option<Notice>, bool) {
+    let opening = storage::choose(hash, shared, stored, storage::load_link().as_deref());
+    if let Some(backup) = &opening.backup {
+        storage::save_backup(backup);
+    }
+    if opening.run {
+        storage::save_link(hash);
+    }
+    let current = if opening.backup.is_some() { "Back to the shared session" } else { "Back to my edits" };
+    (opening.session, notice_of(opening.notice, opening.alternative, current), opening.run)
+}
+
+fn session_of(example: &crate::examples::Example) -> Session {
+    let mode = crate::examples::mode_of(example);
+    let mut session = Session { mode, predicates: example.predicates.to_string(), example: Some(example.id.to_string()), ..Session::default() };
+    if mode == RunKind::ModelCheck {
+        session.boolean_program = example.source.to_string();
+    } else {
+        session.source = example.source.to_string();
+    }
+    session
 }
 
 type SharedBridge = Rc<RefCell<Option<EngineBridge>>>;
@@ -48,8 +134,56 @@ fn set_fragment(fragment: &str) {
     }
 }
 
-fn download(name: &str, text: &str) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Copies with a temporary selected text field and `document.execCommand("copy")`, the way
+/// that works without the clipboard API (plain http).
+fn copy_with_selection(text: &str) -> CopyStatus {
+    let Some(doc) = document() else { return CopyStatus::Manual };
+    let (Some(body), Ok(field)) = (doc.body(), doc.create_element("textarea")) else { return CopyStatus::Manual };
+    let field: web_sys::HtmlTextAreaElement = field.unchecked_into();
+    field.set_value(text);
+    let _ = field.set_attribute("readonly", "");
+    let _ = field.set_attribute("style", "position: fixed; top: 0; left: 0; opacity: 0;");
+    let _ = body.append_child(&field);
+    field.select();
+    let copied = js_sys::Reflect::get(&doc, &"execCommand".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call1(&doc, &"copy".into()).ok())
+        .is_some_and(|r| r.as_bool() == Some(true));
+    field.remove();
+    if copied {
+        CopyStatus::Copied
+    } else {
+        CopyStatus::Manual
+    }
+}
+
+/// Puts `text` on the clipboard: the clipboard API where it exists (secure contexts), else the
+/// selection fallback. Reports the result through `done` (possibly later).
+fn copy_to_clipboard(text: &str, done: Callback<CopyStatus>) {
+    let clipboard = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w.navigator(), &"clipboard".into()).ok())
+        .filter(|c| !c.is_undefined() && !c.is_null());
+    let Some(clipboard) = clipboard else {
+        done.emit(copy_with_selection(text));
+        return;
+    };
+    let clipboard: web_sys::Clipboard = clipboard.unchecked_into();
+    let (ok_done, text_again) = (done.clone(), text.to_string());
+    let ok = Closure::<dyn FnMut(JsValue)>::new(move |_| ok_done.emit(CopyStatus::Copied));
+    let refused = Closure::<dyn FnMut(JsValue)>::new(move |_| done.emit(copy_with_selection(&text_again)));
+    let _ = clipboard.write_text(text).then2(&ok, &refused);
+    ok.forget();
+    refused.forget();
+}
+
+/// Starts the download of one text file.
+pub fn download(name: &str, text: &str) {
+    let Some(document) = document() else { return };
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type("text/plain");
@@ -62,6 +196,55 @@ fn download(name: &str, text: &str) {
         a.click();
     }
     let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Focuses the element matching `selector`, if any; returns whether it exists.
+pub fn focus(selector: &str) -> bool {
+    let Some(element) = document().and_then(|d| d.query_selector(selector).ok().flatten()) else { return false };
+    if let Ok(e) = element.dyn_into::<web_sys::HtmlElement>() {
+        let _ = e.focus();
+    }
+    true
+}
+
+/// Whether the keyboard focus went nowhere (its element was removed, e.g. a closed popup).
+fn focus_lost() -> bool {
+    let Some(doc) = document() else { return false };
+    match doc.active_element() {
+        None => true,
+        Some(active) => doc.body().is_some_and(|b| active == *b),
+    }
+}
+
+/// Whether a key event comes from a text field (where plain keys type text).
+fn in_text_field(e: &web_sys::KeyboardEvent) -> bool {
+    let Some(target) = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
+    matches!(target.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT") || target.has_attribute("contenteditable")
+}
+
+/// The text of the live region: progress (iteration and phase only, so it changes rarely),
+/// then the verdict.
+fn announcement(state: &AppState) -> String {
+    match &state.run.status {
+        RunStatus::Idle => String::new(),
+        RunStatus::Running(p) if p.iteration == 0 => "Running.".into(),
+        RunStatus::Running(p) => format!("Running: iteration {}, {}.", p.iteration, if p.phase.is_empty() { "starting" } else { &p.phase }),
+        RunStatus::Cancelled => "Cancelled.".into(),
+        RunStatus::Failed(message) => format!("The run stopped: {message}"),
+        RunStatus::Finished => match &state.run.outcome {
+            Some(o) => format!("Verdict: {} after {}.", o.verdict.as_str(), plural(state.run.iterations.len(), "iteration")),
+            None => "Finished.".into(),
+        },
+    }
+}
+
+/// Applies the display preferences to the root element (font size, presenter mode, embed).
+fn apply_prefs(prefs: &Prefs, embed: bool) {
+    let Some(root) = document().and_then(|d| d.document_element()) else { return };
+    let scale = prefs.effective_scale();
+    let _ = root.set_attribute("style", &format!("font-size: {}px", 14 * scale / 100));
+    let class = [prefs.presenter.then_some("presenter"), embed.then_some("embedded")].into_iter().flatten().collect::<Vec<_>>().join(" ");
+    let _ = root.set_attribute("class", &class);
 }
 
 #[function_component(App)]
@@ -103,12 +286,9 @@ pub fn app() -> Html {
         })
     };
     {
-        let (bridge, dispatch, run, auto_run) = (bridge.clone(), dispatch.clone(), run.clone(), auto_run.clone());
+        let (bridge, dispatch) = (bridge.clone(), dispatch.clone());
         use_effect_with((), move |_| {
             spawn_engine(&bridge, dispatch);
-            if *auto_run.borrow() {
-                run.emit(());
-            }
             move || {
                 bridge.borrow_mut().take();
             }
@@ -148,23 +328,33 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |()| {
             let fragment = share::encode(&state.session);
-            set_fragment(&fragment);
-            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&href);
+            if !state.embed {
+                set_fragment(&fragment);
+                // a reload of this address now restores the stored session (later edits included)
+                storage::save_link(&fragment);
             }
-            state.dispatch(Action::Notice(format!("Link copied to the clipboard ({} characters).", href.len()), false));
+            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+            let href = if state.embed {
+                let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
+                format!("{base}#{fragment}")
+            } else {
+                href
+            };
+            state.dispatch(Action::Shared(href.clone(), CopyStatus::Pending));
+            let done = {
+                let state = state.clone();
+                Callback::from(move |status| state.dispatch(Action::CopyResult(status)))
+            };
+            copy_to_clipboard(&href, done);
         })
     };
     let download_cb = {
         let state = state.clone();
         Callback::from(move |()| {
+            // one file per click: the text of the editor
             let s = &state.session;
             if s.mode == RunKind::ModelCheck {
                 download("program.bp", &s.boolean_program);
-            } else if let Some(it) = state.selected_iteration() {
-                download("program.c", &s.source);
-                download(&format!("iteration-{}.bp", it.index), &it.boolean_program.text);
             } else {
                 download("program.c", &s.source);
             }
@@ -172,13 +362,101 @@ pub fn app() -> Html {
     };
     let commands = Commands { run, step, cancel, reset, share: share_cb, download: download_cb };
 
-    // Persist the user's work.
+    // A run asked for before this render (a share link at load, or pasted into the address bar
+    // of this page) starts with the state of this render.
     {
-        let session = state.session.clone();
-        use_effect_with(session, storage::save);
+        let (auto_run, run) = (auto_run.clone(), commands.run.clone());
+        use_effect(move || {
+            if std::mem::take(&mut *auto_run.borrow_mut()) {
+                run.emit(());
+            }
+        });
+    }
+    // A share link pasted into the address bar of an open page (no reload: `hashchange`) opens
+    // like one loaded afresh: the current work is kept as the alternative.
+    let latest_state = use_mut_ref(|| state.clone());
+    *latest_state.borrow_mut() = state.clone();
+    {
+        let (latest_state, auto_run) = (latest_state.clone(), auto_run.clone());
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+                let state = latest_state.borrow().clone();
+                if state.embed {
+                    return;
+                }
+                let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+                let shared = share::decode(&hash);
+                if matches!(&shared, Ok(Some(s)) if *s == state.session) || matches!(shared, Ok(None)) {
+                    return;
+                }
+                let (session, notice, run) = open_link(&hash, shared, Some(state.session.clone()));
+                *auto_run.borrow_mut() = run;
+                state.dispatch(Action::Open(session, notice));
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
+                }
+            }
+        });
     }
 
-    // Keyboard shortcuts: Ctrl/Cmd+Enter = Run, F10 = Step, Shift+F10 = step back, Escape.
+    // Persist the user's work (never from an embedded view).
+    {
+        let (session, embed) = (state.session.clone(), state.embed);
+        use_effect_with(session, move |session| {
+            if !embed {
+                storage::save(session);
+            }
+        });
+    }
+    {
+        let (prefs, embed) = (state.prefs.clone(), state.embed);
+        use_effect_with(prefs, move |prefs| {
+            apply_prefs(prefs, embed);
+            if !embed {
+                storage::save_prefs(prefs);
+            }
+        });
+    }
+
+    // Focus: an opened popup takes it, a closed one gives it back to its opener.
+    {
+        let previous = use_mut_ref(|| None::<Popup>);
+        use_effect_with(state.popup, move |popup| {
+            let old = previous.replace(*popup);
+            match popup {
+                Some(Popup::Examples) => {
+                    let _ = focus("#examples-menu [aria-current=\"true\"]") || focus("#examples-menu [role=menuitem]");
+                }
+                Some(Popup::Settings) => {
+                    focus("#opt-width");
+                }
+                Some(Popup::Share) => {
+                    if let Some(input) = document().and_then(|d| d.query_selector("#share-link").ok().flatten()) {
+                        let input: web_sys::HtmlInputElement = input.unchecked_into();
+                        let _ = input.focus();
+                        input.select();
+                    }
+                }
+                Some(Popup::Shortcuts) => {
+                    focus("#shortcuts-close");
+                }
+                None => {
+                    if let Some(old) = old.filter(|_| focus_lost()) {
+                        focus(old.opener());
+                    }
+                }
+            }
+        });
+    }
+
+    // Keyboard shortcuts (documented in the `?` overlay): Ctrl/⌘+Enter run; Alt+. and Alt+,
+    // (or ] and [ outside text fields) next/previous iteration; ? shortcuts; Escape closes.
     let latest = use_mut_ref(|| commands.clone());
     *latest.borrow_mut() = commands.clone();
     {
@@ -186,24 +464,39 @@ pub fn app() -> Html {
         use_effect_with((), move |_| {
             let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
                 let cmds = latest.borrow().clone();
-                match e.key().as_str() {
-                    "Enter" if e.ctrl_key() || e.meta_key() => {
-                        e.prevent_default();
-                        cmds.run.emit(());
+                let plain = !e.ctrl_key() && !e.meta_key() && !e.alt_key() && !in_text_field(&e);
+                let key = e.key();
+                let code = e.code();
+                let action: Option<Box<dyn FnOnce()>> = match () {
+                    _ if key == "Enter" && (e.ctrl_key() || e.meta_key()) => Some(Box::new(move || cmds.run.emit(()))),
+                    _ if e.alt_key() && !e.ctrl_key() && !e.meta_key() && code == "Period" => Some(Box::new(move || cmds.step.emit(()))),
+                    _ if e.alt_key() && !e.ctrl_key() && !e.meta_key() && code == "Comma" => {
+                        let state = state.clone();
+                        Some(Box::new(move || state.dispatch(Action::StepBack)))
                     }
-                    "F10" if e.shift_key() => {
-                        e.prevent_default();
-                        state.dispatch(Action::StepBack);
+                    _ if plain && key == "]" => Some(Box::new(move || cmds.step.emit(()))),
+                    _ if plain && key == "[" => {
+                        let state = state.clone();
+                        Some(Box::new(move || state.dispatch(Action::StepBack)))
                     }
-                    "F10" => {
-                        e.prevent_default();
-                        cmds.step.emit(());
+                    _ if plain && key == "?" => {
+                        let state = state.clone();
+                        Some(Box::new(move || state.dispatch(Action::TogglePopup(Popup::Shortcuts))))
                     }
-                    "Escape" => state.dispatch(Action::ClosePopup),
-                    _ => {}
+                    _ if key == "Escape" => {
+                        let state = state.clone();
+                        Some(Box::new(move || state.dispatch(Action::ClosePopup)))
+                    }
+                    _ => None,
+                };
+                if let Some(action) = action {
+                    if key != "Escape" {
+                        e.prevent_default();
+                    }
+                    action();
                 }
             });
-            let document = web_sys::window().and_then(|w| w.document());
+            let document = document();
             if let Some(d) = &document {
                 let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
             }
@@ -219,24 +512,38 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::DismissNotice))
     };
+    let notice_action = {
+        let state = state.clone();
+        Callback::from(move |_| {
+            // the version being replaced stays in storage too
+            if !state.embed {
+                storage::save_backup(&state.session);
+            }
+            state.dispatch(Action::NoticeAction)
+        })
+    };
     let close_popup = {
         let state = state.clone();
         Callback::from(move |_| state.dispatch(Action::ClosePopup))
     };
 
+    let explain_height = state.prefs.explain_height;
     html! {
         <ContextProvider<UseReducerHandle<AppState>> context={state.clone()}>
         <ContextProvider<Commands> context={commands}>
-            <div class="app">
+            <div class={classes!("app", state.embed.then_some("embed"))} style={explain_height.map(|h| format!("--explain-height: {h}px"))}>
                 <TopBar />
-                if let Some((text, error)) = state.notice.clone() {
-                    <div class={classes!("notice", error.then_some("notice-error"))} role="status" id="notice">
-                        <span class="notice-text">{ text }</span>
+                if let Some(notice) = state.notice.clone() {
+                    <div class={classes!("notice", notice.error.then_some("notice-error"))} role="status" id="notice">
+                        <span class="notice-text">{ notice.text }</span>
+                        if let Some(action) = notice.action {
+                            <button class="btn btn-small" id="notice-action" onclick={notice_action}>{ action.label }</button>
+                        }
                         <button class="notice-close" onclick={dismiss} aria-label="Dismiss">{ "×" }</button>
                     </div>
                 }
                 <main class="panes" onclick={if state.popup.is_some() { Some(close_popup) } else { None }}>
-                    <section class="pane pane-c" aria-label="C program">
+                    <section class="pane pane-c" aria-label={if state.session.mode == RunKind::ModelCheck { "Boolean program text" } else { "C program" }}>
                         <Editor />
                     </section>
                     <section class="pane pane-bp" aria-label="Boolean program">
@@ -252,9 +559,18 @@ pub fn app() -> Html {
                     </div>
                 </main>
                 <ExplainPanel />
-                <Footer />
+                if !state.embed {
+                    <Footer />
+                }
+                <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">{ announcement(&state) }</div>
                 if state.popup == Some(Popup::Settings) {
                     <super::settings::SettingsPanel />
+                }
+                if state.popup == Some(Popup::Share) {
+                    <super::dialogs::ShareDialog />
+                }
+                if state.popup == Some(Popup::Shortcuts) {
+                    <super::dialogs::ShortcutsDialog />
                 }
             </div>
         </ContextProvider<Commands>>

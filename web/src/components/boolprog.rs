@@ -1,10 +1,15 @@
 //! The boolean program of the selected iteration, each line tinted by the C line it came from;
-//! hovering a line lights up its C partner and vice versa (Compiler Explorer style).
+//! hovering a line lights up its C partner and vice versa (Compiler Explorer style). The lines
+//! are one keyboard stop: ArrowUp/Down/Home/End move between them (lighting the partner like a
+//! hover), Enter or Space picks one. In "Boolean program" mode the errors of the program
+//! written by the user are listed here with line and column.
 
-use super::{reveal, use_app, Empty};
+use super::{is_activation, move_focus, reveal, use_app, Empty};
 use crate::highlight;
-use crate::model::bool_lines;
+use crate::model::{bool_lines, RunKind};
 use crate::state::{Action, Hover};
+use playground_api::Severity;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 /// Number of alternating partner colours (`.link-0` … in the stylesheet).
@@ -25,7 +30,28 @@ pub fn bool_prog_pane() -> Html {
         Some(it) => format!("Boolean program · iteration {}", it.index),
         None => "Boolean program".into(),
     };
+    let bp_errors: Vec<_> = state
+        .run
+        .diagnostics_for(RunKind::ModelCheck)
+        .iter()
+        .filter(|d| state.session.mode == RunKind::ModelCheck && d.severity == Severity::Error)
+        .cloned()
+        .collect();
     let body = match state.selected_iteration() {
+        None if !bp_errors.is_empty() => html! {
+            <div class="bp-errors" id="bp-diagnostics" role="alert">
+                <p><strong>{ format!("The boolean program has {}:", crate::model::plural(bp_errors.len(), "error")) }</strong></p>
+                <ul>
+                    { for bp_errors.iter().map(|d| html! {
+                        <li class="bp-error" data-line={d.line.to_string()}>
+                            <span class="diag-pos">{ format!("line {}, column {}", d.line, d.column) }</span>
+                            { ": " }<span class="diag-msg">{ &d.message }</span>
+                            if let Some(help) = &d.help { <span class="diag-help">{ help }</span> }
+                        </li>
+                    }) }
+                </ul>
+            </div>
+        },
         None => html! {
             <Empty>
                 <p>{ "The boolean program of the selected iteration appears here after Run." }</p>
@@ -41,8 +67,16 @@ pub fn bool_prog_pane() -> Html {
                 let state = state.clone();
                 Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::None)))
             };
+            let on_key = Callback::from(move |e: KeyboardEvent| {
+                let Some(pre) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                if move_focus(&pre, ".bp-line", &e.key(), false).is_some() {
+                    e.prevent_default();
+                }
+            });
+            // the one line in the tab order: the pinned one, else the first
+            let tab_stop = state.focus.bp_line.unwrap_or(1);
             html! {
-                <pre class="bp-code" id="boolean-program" onmouseleave={on_leave}>
+                <pre class="bp-code" id="boolean-program" onmouseleave={on_leave} onkeydown={on_key} aria-label="Boolean program lines">
                     { for bool_lines(&it.boolean_program).into_iter().enumerate().map(|(i, line)| {
                         let range = line.c_lines;
                         let number = i as u32 + 1;
@@ -54,6 +88,19 @@ pub fn bool_prog_pane() -> Html {
                             let state = state.clone();
                             Callback::from(move |_: MouseEvent| state.dispatch(Action::SelectBoolLine(number)))
                         };
+                        let onkeydown = {
+                            let state = state.clone();
+                            Callback::from(move |e: KeyboardEvent| {
+                                if is_activation(&e) {
+                                    e.prevent_default();
+                                    state.dispatch(Action::SelectBoolLine(number));
+                                }
+                            })
+                        };
+                        let onfocus = {
+                            let state = state.clone();
+                            Callback::from(move |_: FocusEvent| state.dispatch(Action::Hover(Hover::BoolLine(i, range))))
+                        };
                         let class = classes!(
                             "bp-line",
                             range.map(|r| format!("linked link-{}", r.first % LINK_COLOURS)),
@@ -64,7 +111,8 @@ pub fn bool_prog_pane() -> Html {
                         );
                         let c_ref = range.map(|r| if r.first == r.last { r.first.to_string() } else { format!("{}–{}", r.first, r.last) });
                         html! {
-                            <div {class} data-c-line={range.map(|r| r.first.to_string())} data-bp-line={number.to_string()} {onmouseenter} {onclick}>
+                            <div {class} data-c-line={range.map(|r| r.first.to_string())} data-bp-line={number.to_string()}
+                                tabindex={if number == tab_stop { "0" } else { "-1" }} {onmouseenter} {onclick} {onkeydown} {onfocus}>
                                 <span class="bp-cref" title="C line">{ c_ref.unwrap_or_default() }</span>
                                 <span class="bp-text">
                                     { for highlight::lines(line.text).into_iter().flatten().map(|(c, t)| html! { <span class={c.css()}>{ t }</span> }) }
@@ -76,9 +124,17 @@ pub fn bool_prog_pane() -> Html {
             }
         }
     };
+    let download = state.selected_iteration().map(|it| {
+        let (name, text) = (format!("iteration-{}.bp", it.index), it.boolean_program.text.clone());
+        let onclick = Callback::from(move |_: MouseEvent| super::app::download(&name, &text));
+        html! {
+            <button class="btn btn-small" id="download-bp" {onclick} title="Download this boolean program"
+                aria-label={format!("Download the boolean program of iteration {}", it.index)}>{ "⤓ .bp" }</button>
+        }
+    });
     html! {
         <>
-            <div class="pane-header"><h2>{ header }</h2></div>
+            <div class="pane-header"><h2>{ header }</h2><span class="spacer" />{ for download }</div>
             <div class="pane-body">{ body }</div>
         </>
     }

@@ -13,9 +13,13 @@ use crate::state::{Action, Hover};
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
-/// Must match `--line-height` and `--editor-pad` in `public/style.css`.
-pub const LINE_HEIGHT_PX: f64 = 20.0;
-pub const PAD_TOP_PX: f64 = 8.0;
+/// The 1-based line under the pointer, from the rendered lines' own geometry (so it follows
+/// the font size setting).
+fn line_at(client_y: f64) -> Option<i64> {
+    let document = web_sys::window()?.document()?;
+    let first = document.query_selector(".code-colours .code-line").ok()??.get_bounding_client_rect();
+    (first.height() > 0.0).then(|| ((client_y - first.top()) / first.height()).floor() as i64 + 1)
+}
 
 #[function_component(Editor)]
 pub fn editor() -> Html {
@@ -35,11 +39,11 @@ pub fn editor() -> Html {
     let line_count = lines.len() as u32;
 
     // Diagnostics per line (first one wins the gutter marker, all go into the tooltip).
+    // (only those about this text: a boolean program's errors never land on C lines)
+    let diagnostics = state.run.diagnostics_for(state.session.mode);
     let mut diags: BTreeMap<u32, Vec<&DiagnosticData>> = BTreeMap::new();
-    if !bp_mode {
-        for d in state.run.diagnostics.iter().filter(|d| d.origin != "predicates") {
-            diags.entry(d.line.clamp(1, line_count.max(1))).or_default().push(d);
-        }
+    for d in diagnostics.iter().filter(|d| d.origin != "predicates") {
+        diags.entry(d.line.clamp(1, line_count.max(1))).or_default().push(d);
     }
     let last_selected = state.selected == Some(state.run.iterations.len().saturating_sub(1));
     let trace_lines: Vec<u32> = match (&state.run.outcome, state.selected_iteration()) {
@@ -60,7 +64,7 @@ pub fn editor() -> Html {
     let on_move = {
         let state = state.clone();
         Callback::from(move |e: MouseEvent| {
-            let line = ((e.offset_y() as f64 - PAD_TOP_PX) / LINE_HEIGHT_PX).floor() as i64 + 1;
+            let line = line_at(e.client_y() as f64).unwrap_or(0);
             let hover = if line >= 1 && line <= line_count as i64 { Hover::CLine(line as u32) } else { Hover::None };
             if state.hover != hover {
                 state.dispatch(Action::Hover(hover));
@@ -92,7 +96,8 @@ pub fn editor() -> Html {
     };
     let width_ch = lines.iter().map(|l| l.iter().map(|(_, t)| t.chars().count()).sum::<usize>()).max().unwrap_or(0) + 2;
     let title = if bp_mode { "Boolean program" } else { "C program" };
-    let errors = state.run.diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let errors = diagnostics.iter().filter(|d| d.severity == Severity::Error).count();
+    let readonly = state.embed;
 
     html! {
         <>
@@ -102,9 +107,9 @@ pub fn editor() -> Html {
                 <span class="chip" id="example-chip">{ id }</span>
             }
             <span class="spacer" />
-            if !bp_mode && !state.run.diagnostics.is_empty() {
+            if !diagnostics.is_empty() {
                 <span class={classes!("chip", (errors > 0).then_some("chip-error"))} id="diag-count">
-                    { format!("{} diagnostic{}", state.run.diagnostics.len(), if state.run.diagnostics.len() == 1 { "" } else { "s" }) }
+                    { crate::model::plural(diagnostics.len(), "diagnostic") }
                 </span>
             }
         </div>
@@ -136,14 +141,14 @@ pub fn editor() -> Html {
                         }) }
                     </pre>
                     <textarea id="source" class="code-input" spellcheck="false" wrap="off" autocapitalize="off"
-                        autocomplete="off" aria-label={title} value={text}
+                        autocomplete="off" aria-label={title} value={text} {readonly}
                         oninput={on_input} onmousemove={on_move} onmouseleave={on_leave} />
                 </div>
             </div>
         </div>
-        if !bp_mode && !state.run.diagnostics.is_empty() {
-            <ul class="diagnostics" id="diagnostics">
-                { for state.run.diagnostics.iter().map(|d| {
+        if !diagnostics.is_empty() {
+            <ul class="diagnostics" id="diagnostics" aria-label="Diagnostics">
+                { for diagnostics.iter().map(|d| {
                     let state = state.clone();
                     let line = d.line;
                     let onmouseenter = Callback::from(move |_| state.dispatch(Action::Hover(Hover::CLine(line))));

@@ -2,7 +2,7 @@
 //! (procedure entries, labels, loop heads) as readable formulas over the predicates, each linked
 //! to its line.
 
-use super::{line_ref, use_app, Empty};
+use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::formula::readable;
 use crate::state::{Action, Focus};
 use yew::prelude::*;
@@ -33,16 +33,18 @@ pub fn invariants_view() -> Html {
             <p class="hint">{ hint }</p>
             <table class="trace-table invariants-table" id="invariants-table">
                 <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
-                <tbody>
-                    { for outcome.invariants.iter().map(|inv| {
+                <tbody onkeydown={roving("tr")}>
+                    { for outcome.invariants.iter().enumerate().map(|(k, inv)| {
                         let line = inv.c_line;
-                        let onclick = {
+                        let select = {
                             let state = state.clone();
-                            Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
+                            Callback::from(move |()| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
                         };
+                        let onclick = select.reform(|_: MouseEvent| ());
+                        let onkeydown = on_activate(select);
                         html! {
                             <tr class={classes!("invariant-row", (line.is_some() && focused == line).then_some("selected"))}
-                                data-line={line.map(|l| l.to_string())} {onclick}>
+                                data-line={line.map(|l| l.to_string())} tabindex={tab_stop(k, None)} {onclick} {onkeydown}>
                                 <td>{ &inv.procedure }</td>
                                 <td>{ &inv.location }</td>
                                 <td class="line-ref">{ line_ref(line) }</td>

@@ -138,7 +138,7 @@ fn diagram(props: &DiagramProps) -> Html {
             </div>
             <div class="lattice-scroll">
                 <svg id="lattice-svg" class="lattice-svg" width={format!("{width:.0}")} height={format!("{height:.0}")}
-                    viewBox={format!("0 0 {width:.0} {height:.0}")} role="img" aria-label="Cube lattice">
+                    viewBox={format!("0 0 {width:.0} {height:.0}")} role="group" aria-label="Cube lattice">
                     { for level_tops.iter().enumerate().filter(|(_, y)| y.is_finite()).map(|(level, y)| html! {
                         <text class="level-label" x="4" y={format!("{:.0}", y + 17.0)}>{ level }</text>
                     }) }
@@ -157,8 +157,14 @@ fn diagram(props: &DiagramProps) -> Html {
                             (*frame == Some(n.order)).then_some("current"),
                             (chosen == Some(n.cube)).then_some("chosen"),
                         );
+                        let cube = n.cube;
+                        let onkeydown = {
+                            let state = state.clone();
+                            super::on_activate(Callback::from(move |()| state.dispatch(Action::SelectCube(Some(cube)))))
+                        };
                         html! {
-                            <g {class} data-outcome={n.outcome.key()} data-cube={n.full_label.clone()} data-order={n.order.to_string()} onclick={select(n.cube)}>
+                            <g {class} data-outcome={n.outcome.key()} data-cube={n.full_label.clone()} data-order={n.order.to_string()} onclick={select(n.cube)}
+                                tabindex="0" role="button" aria-label={format!("cube {}: {}", n.full_label, n.outcome.legend())} {onkeydown}>
                                 <title>{ format!("{} — {} (#{})", n.full_label, n.outcome.legend(), n.order + 1) }</title>
                                 <rect x={format!("{:.1}", n.x)} y={format!("{:.1}", n.y)} width={format!("{:.1}", n.width)} height={NODE_HEIGHT.to_string()} rx="6" />
                                 <text x={format!("{:.1}", n.x + n.width / 2.0)} y={format!("{:.1}", n.y + 17.0)} text-anchor="middle">{ &n.label }</text>

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod boolprog;
+pub mod dialogs;
 pub mod editor;
 pub mod explain;
 pub mod footer;
@@ -82,6 +83,71 @@ pub fn input_items(inputs: &[String]) -> Html {
             }
         </>
     }
+}
+
+/// Moves the keyboard focus among the elements matching `items` inside `container` for a key
+/// (ArrowDown/ArrowUp/Home/End; ArrowRight/ArrowLeft too when `horizontal`); returns the index
+/// focused, or `None` when the key is not a movement (the caller lets it through).
+pub fn move_focus(container: &web_sys::Element, items: &str, key: &str, horizontal: bool) -> Option<usize> {
+    use wasm_bindgen::JsCast;
+    let list = container.query_selector_all(items).ok()?;
+    let elements: Vec<web_sys::HtmlElement> = (0..list.length()).filter_map(|i| list.item(i)?.dyn_into().ok()).collect();
+    if elements.is_empty() {
+        return None;
+    }
+    let active = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+    let current = active.and_then(|a| elements.iter().position(|e| {
+        let e: &web_sys::Element = e;
+        *e == a || e.contains(Some(&a))
+    }));
+    let last = elements.len() - 1;
+    let next = match key {
+        "ArrowDown" => current.map_or(0, |i| (i + 1).min(last)),
+        "ArrowRight" if horizontal => current.map_or(0, |i| (i + 1).min(last)),
+        "ArrowUp" => current.map_or(0, |i| i.saturating_sub(1)),
+        "ArrowLeft" if horizontal => current.map_or(0, |i| i.saturating_sub(1)),
+        "Home" => 0,
+        "End" => last,
+        _ => return None,
+    };
+    let _ = elements[next].focus();
+    Some(next)
+}
+
+/// A keydown handler for a container whose `items` form one keyboard stop (roving tabindex):
+/// arrows, Home and End move the focus between them.
+pub fn roving(items: &'static str) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        use wasm_bindgen::JsCast;
+        let Some(container) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+        if move_focus(&container, items, &e.key(), false).is_some() {
+            e.prevent_default();
+        }
+    })
+}
+
+/// A keydown handler that runs `action` on Enter or Space.
+pub fn on_activate(action: Callback<()>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if is_activation(&e) {
+            e.prevent_default();
+            action.emit(());
+        }
+    })
+}
+
+/// `tabindex` of item `index` in a roving group whose stop is `stop` (else the first item).
+pub fn tab_stop(index: usize, stop: Option<usize>) -> &'static str {
+    if index == stop.unwrap_or(0) {
+        "0"
+    } else {
+        "-1"
+    }
+}
+
+/// Whether a key activates the focused item (Enter or Space).
+pub fn is_activation(e: &KeyboardEvent) -> bool {
+    matches!(e.key().as_str(), "Enter" | " ")
 }
 
 /// A C line reference (`L12`) or nothing.

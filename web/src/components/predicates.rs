@@ -23,11 +23,11 @@ pub fn predicates_pane() -> Html {
                 <h2>{ "Predicates" }</h2>
                 <span class="spacer" />
                 if let Some(it) = state.selected_iteration() {
-                    <span class="chip">{ format!("iteration {}: {}", it.index, count_predicates(&it.predicates)) }</span>
+                    <span class="chip" id="predicate-count">{ format!("iteration {}: {}", it.index, crate::model::plural(count_predicates(&it.predicates), "predicate")) }</span>
                 }
             </div>
             <div class="pane-body preds-body">
-                <textarea id="predicates" class="preds-input" spellcheck="false" {disabled}
+                <textarea id="predicates" class="preds-input" spellcheck="false" {disabled} readonly={state.embed}
                     placeholder={"Empty: refinement discovers the predicates.\nSyntax (C2BP):  global { .. }  proc { x == 0, y > x }"}
                     value={state.session.predicates.clone()} oninput={on_input} aria-label="Predicates" />
                 if let Some(text) = in_use {

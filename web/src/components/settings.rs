@@ -1,9 +1,11 @@
 //! The settings panel: integer width, abstraction strategy, max cube length, refinement method,
-//! iteration and time budgets. Values go into every run request and into share links.
+//! iteration and time budgets (these go into every run request and into share links), and the
+//! display preferences of this browser (font size, presenter mode). It takes the focus when it
+//! opens; Escape closes it and the focus returns to the Settings button.
 
 use super::use_app;
-use crate::model::{Options, Refinement, Strategy};
-use crate::state::Action;
+use crate::model::{Options, Refinement, Strategy, INT_WIDTHS};
+use crate::state::{Action, FONT_SCALES};
 use yew::prelude::*;
 
 #[function_component(SettingsPanel)]
@@ -28,15 +30,34 @@ pub fn settings_panel() -> Html {
         Callback::from(move |_: MouseEvent| state.dispatch(Action::ClosePopup))
     };
     let stop = Callback::from(|e: MouseEvent| e.stop_propagation());
+    let prefs = state.prefs.clone();
+    let on_scale = {
+        let (state, prefs) = (state.clone(), prefs.clone());
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let mut p = prefs.clone();
+            p.font_scale = select.value().parse().unwrap_or(100);
+            state.dispatch(Action::SetPrefs(p));
+        })
+    };
+    let on_presenter = {
+        let (state, prefs) = (state.clone(), prefs.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let mut p = prefs.clone();
+            p.presenter = input.checked();
+            state.dispatch(Action::SetPrefs(p));
+        })
+    };
     html! {
-        <div class="settings" id="settings" role="dialog" aria-label="Settings" onclick={stop}>
+        <div class="settings" id="settings" role="dialog" aria-labelledby="settings-title" onclick={stop}>
             <div class="settings-header">
-                <h2>{ "Settings" }</h2>
-                <button class="btn btn-small" onclick={close} aria-label="Close">{ "×" }</button>
+                <h2 id="settings-title">{ "Settings" }</h2>
+                <button class="btn btn-small" id="settings-close" onclick={close} aria-label="Close">{ "×" }</button>
             </div>
             <label>{ "Integer width" }
                 <select id="opt-width" onchange={update(|o, v| o.int_width = v.parse().unwrap_or(0))}>
-                    { for [0u8, 8, 16, 32, 64].iter().map(|w| html! {
+                    { for INT_WIDTHS.iter().map(|w| html! {
                         <option value={w.to_string()} selected={options.int_width == *w}>{ if *w == 0 { "C's own widths".to_string() } else { format!("{w} bits") } }</option>
                     }) }
                 </select>
@@ -64,6 +85,18 @@ pub fn settings_panel() -> Html {
             <label>{ "Time budget (s)" }
                 <input id="opt-time" type="number" min="1" max="3600" value={(options.time_budget_ms / 1000).to_string()}
                     onchange={update(|o, v| o.time_budget_ms = v.parse::<u64>().unwrap_or(30).clamp(1, 3600) * 1000)} />
+            </label>
+            <h3 class="settings-section">{ "Display (this browser)" }</h3>
+            <label>{ "Font size" }
+                <select id="opt-font-size" onchange={on_scale}>
+                    { for FONT_SCALES.iter().map(|s| html! {
+                        <option value={s.to_string()} selected={prefs.font_scale == *s}>{ format!("{s} %") }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="check">
+                <input id="opt-presenter" type="checkbox" checked={prefs.presenter} onchange={on_presenter} />
+                { "Presenter mode (large type, high contrast)" }
             </label>
         </div>
     }

@@ -2,7 +2,7 @@
 //! feasibility with its WP/SP conditions, predicates added), step back/forward, and the verdict.
 
 use super::{use_app, use_commands, verdict::VerdictPanel, Empty};
-use crate::model::{count_predicates, is_spurious};
+use crate::model::{count_predicates, is_spurious, plural};
 use crate::state::{Action, ExplainTab, RunStatus};
 use playground_api::IterationSnapshot;
 use yew::prelude::*;
@@ -19,12 +19,18 @@ fn feasibility_word(it: &IterationSnapshot) -> &'static str {
 }
 
 fn summary(it: &IterationSnapshot) -> String {
+    let steps = plural(it.abstract_trace.len(), "step");
     let trace = match (feasibility_word(it), it.abstract_trace.is_empty()) {
         (_, true) => "no abstract counterexample".to_string(),
-        ("", false) => format!("counterexample ({} steps)", it.abstract_trace.len()),
-        (word, false) => format!("counterexample ({} steps) {} ({})", it.abstract_trace.len(), word, it.feasibility_method),
+        ("", false) => format!("counterexample ({steps})"),
+        (word, false) => format!("counterexample ({steps}) {} ({})", word, it.feasibility_method),
     };
-    format!("{} predicates · {} · {} solver calls", count_predicates(&it.predicates), trace, it.statistics.solver_queries)
+    format!(
+        "{} · {} · {}",
+        plural(count_predicates(&it.predicates), "predicate"),
+        trace,
+        plural(it.statistics.solver_queries as usize, "solver call")
+    )
 }
 
 #[function_component(TimelinePane)]
@@ -68,7 +74,7 @@ pub fn timeline_pane() -> Html {
             <div class="iteration-details" id="iteration-details">
                 if !it.abstract_trace.is_empty() {
                     <p class="details-line">
-                        { format!("Abstract counterexample: {} steps", it.abstract_trace.len()) }
+                        { format!("Abstract counterexample: {}", plural(it.abstract_trace.len(), "step")) }
                         if !word.is_empty() {
                             { " · " }
                             <span class={classes!("feasibility-word", format!("is-{word}"))}>
@@ -93,18 +99,18 @@ pub fn timeline_pane() -> Html {
             <div class="pane-header">
                 <h2>{ "Iterations" }</h2>
                 <span class="spacer" />
-                <button class="btn btn-small" id="step-back" onclick={back} disabled={at_first} title="Previous iteration (Shift+F10)">{ "◀" }</button>
+                <button class="btn btn-small" id="step-back" onclick={back} disabled={at_first} title="Previous iteration (Alt+, or [)" aria-label="Previous iteration">{ "◀" }</button>
                 <span class="chip" id="iteration-position">
                     { match state.selected { Some(i) => format!("{} / {}", i + 1, its.len()), None => format!("– / {}", its.len()) } }
                 </span>
-                <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last} title="Next iteration (F10)">{ "▶" }</button>
+                <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last} title="Next iteration (Alt+. or ])" aria-label="Next iteration">{ "▶" }</button>
             </div>
             <div class="pane-body timeline-body">
                 { for status_line }
                 if its.is_empty() && !state.is_running() {
                     <Empty>
                         <p>{ "Run to see one entry per CEGAR iteration: predicates, the abstract counterexample, why it is (in)feasible, and the predicates refinement adds." }</p>
-                        <p class="hint">{ "Ctrl+Enter runs, F10 steps." }</p>
+                        <p class="hint">{ "Ctrl+Enter runs, Alt+. steps; ? lists all shortcuts." }</p>
                     </Empty>
                 }
                 <ol class="timeline" id="timeline">
@@ -114,16 +120,18 @@ pub fn timeline_pane() -> Html {
                             Callback::from(move |_: MouseEvent| state.dispatch(Action::Select(i)))
                         };
                         let added = it.new_predicates.len();
+                        let selected = state.selected == Some(i);
                         html! {
-                            <li class={classes!("timeline-entry", (state.selected == Some(i)).then_some("selected"))}
-                                data-iteration={it.index.to_string()} {onclick}>
-                                <div class="entry-title">
-                                    <span class="entry-index">{ format!("#{}", it.index) }</span>
-                                    <span class="entry-summary">{ summary(it) }</span>
-                                </div>
-                                if added > 0 {
-                                    <div class="entry-added">{ format!("+{added} predicate{}", if added == 1 { "" } else { "s" }) }</div>
-                                }
+                            <li class={classes!("timeline-entry", selected.then_some("selected"))} data-iteration={it.index.to_string()}>
+                                <button class="entry-button" {onclick} aria-current={selected.then_some("step")}>
+                                    <span class="entry-title">
+                                        <span class="entry-index">{ format!("#{}", it.index) }</span>
+                                        <span class="entry-summary">{ summary(it) }</span>
+                                    </span>
+                                    if added > 0 {
+                                        <span class="entry-added">{ format!("+{}", plural(added, "predicate")) }</span>
+                                    }
+                                </button>
                             </li>
                         }
                     }) }

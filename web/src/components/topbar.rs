@@ -1,16 +1,42 @@
-//! The top bar: product name, mode, examples, Run/Step/Cancel/Reset, Share, Settings.
+//! The top bar: product name, mode, examples, Run/Step/Cancel/Reset, Share, download,
+//! shortcuts and Settings. It wraps onto several rows on narrow windows (nothing is clipped).
+//!
+//! The examples menu follows the WAI-ARIA menu button pattern: the button opens it (click,
+//! Enter, Space, ArrowDown), the focus moves to the open example (or the first), ArrowUp/Down,
+//! Home/End move, Enter/Space open an example, Escape or Tab closes and the focus returns to
+//! the button. The menu is at most as tall as the room below it and scrolls.
 
-use super::{use_app, use_commands};
+use super::{move_focus, use_app, use_commands};
 use crate::examples;
 use crate::model::RunKind;
 use crate::state::{Action, Popup, RunStatus};
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
+
+/// Fits the open menu into the window: height down to the bottom edge, shifted left when it
+/// would stick out on the right.
+fn fit_menu() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(menu) = window.document().and_then(|d| d.get_element_by_id("examples-menu")) else { return };
+    let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(800.0);
+    let width = window.inner_width().ok().and_then(|w| w.as_f64()).unwrap_or(1280.0);
+    let rect = menu.get_bounding_client_rect();
+    let room = (height - rect.top() - 8.0).max(160.0);
+    let shift = (width - 8.0 - rect.right()).min(0.0);
+    let _ = menu.set_attribute("style", &format!("max-height: {room:.0}px; transform: translateX({shift:.0}px)"));
+}
 
 #[function_component(TopBar)]
 pub fn top_bar() -> Html {
     let state = use_app();
     let cmds = use_commands();
     let running = state.is_running();
+    let menu_open = state.popup == Some(Popup::Examples);
+    use_effect_with(menu_open, |open| {
+        if *open {
+            fit_menu();
+        }
+    });
 
     let on_mode = {
         let state = state.clone();
@@ -28,6 +54,26 @@ pub fn top_bar() -> Html {
             state.dispatch(Action::TogglePopup(p));
         })
     };
+    let on_button_key = {
+        let state = state.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() == "ArrowDown" && state.popup != Some(Popup::Examples) {
+                e.prevent_default();
+                state.dispatch(Action::TogglePopup(Popup::Examples));
+            }
+        })
+    };
+    let on_menu_key = {
+        let state = state.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            let Some(menu) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+            if move_focus(&menu, "[role=menuitem]", &e.key(), false).is_some() {
+                e.prevent_default();
+            } else if e.key() == "Tab" {
+                state.dispatch(Action::ClosePopup);
+            }
+        })
+    };
     let click = |cb: Callback<()>| Callback::from(move |_: MouseEvent| cb.emit(()));
     let status = match &state.run.status {
         RunStatus::Running(p) => format!(
@@ -41,6 +87,59 @@ pub fn top_bar() -> Html {
         RunStatus::Finished => state.verdict_label().unwrap_or("done").to_string(),
         RunStatus::Idle => String::new(),
     };
+    let current = state.session.example.clone();
+
+    let menu = menu_open.then(|| {
+        html! {
+            <ul class="dropdown" id="examples-menu" role="menu" aria-label="Examples" onkeydown={on_menu_key}>
+                { for examples::ALL.iter().map(|ex| {
+                    let state = state.clone();
+                    let onclick = Callback::from(move |e: MouseEvent| {
+                        e.stop_propagation();
+                        state.dispatch(Action::LoadExample(ex));
+                    });
+                    let is_current = current.as_deref() == Some(ex.id);
+                    html! {
+                        <li role="none">
+                            <button role="menuitem" class="example" data-example={ex.id} tabindex="-1" {onclick}
+                                aria-current={is_current.then_some("true")}>
+                                <span class="example-title">{ ex.title }</span>
+                                <span class="example-note">{ ex.description }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ul>
+        }
+    });
+
+    if state.embed {
+        // the full playground opens a copy of this session as a share link
+        let open_full = {
+            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+            let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
+            format!("{base}#{}", crate::share::encode(&state.session))
+        };
+        return html! {
+            <header class="topbar topbar-embed">
+                <div class="brand">
+                    <span class="logo" aria-hidden="true">{ "⊨" }</span>
+                    <h1>{ "predabs" }</h1>
+                    <span class="chip">{ state.session.mode.label() }</span>
+                </div>
+                <nav class="toolbar" aria-label="Commands">
+                    <button id="run" class="btn btn-primary" onclick={click(cmds.run.clone())} disabled={running}>{ "▶ Run" }</button>
+                    <button id="step" class="btn" onclick={click(cmds.step.clone())} disabled={running}>{ "Step" }</button>
+                    if running {
+                        <button id="cancel" class="btn btn-danger" onclick={click(cmds.cancel.clone())}>{ "■ Cancel" }</button>
+                    }
+                    <span class="run-status" id="run-status">{ status }</span>
+                    <span class="spacer" />
+                    <a id="open-full" class="btn" href={open_full} target="_blank" rel="noopener">{ "Open in the playground ↗" }</a>
+                </nav>
+            </header>
+        };
+    }
 
     html! {
         <header class="topbar">
@@ -49,7 +148,7 @@ pub fn top_bar() -> Html {
                 <h1>{ "predabs" }</h1>
                 <span class="tagline">{ "predicate abstraction playground" }</span>
             </div>
-            <nav class="toolbar">
+            <nav class="toolbar" aria-label="Commands">
                 <label class="mode">
                     <span class="visually-hidden">{ "Mode" }</span>
                     <select id="mode" onchange={on_mode} title="What Run does">
@@ -59,31 +158,16 @@ pub fn top_bar() -> Html {
                     </select>
                 </label>
                 <div class="menu">
-                    <button id="examples-button" class="btn" onclick={toggle(Popup::Examples)}
-                        aria-expanded={(state.popup == Some(Popup::Examples)).to_string()}>{ "Examples ▾" }</button>
-                    if state.popup == Some(Popup::Examples) {
-                        <ul class="dropdown" id="examples-menu" role="menu">
-                            { for examples::ALL.iter().map(|ex| {
-                                let state = state.clone();
-                                let onclick = Callback::from(move |e: MouseEvent| {
-                                    e.stop_propagation();
-                                    state.dispatch(Action::LoadExample(ex));
-                                });
-                                html! {
-                                    <li role="menuitem" class="example" data-example={ex.id} {onclick}>
-                                        <div class="example-title">{ ex.title }</div>
-                                        <div class="example-note">{ ex.description }</div>
-                                    </li>
-                                }
-                            }) }
-                        </ul>
-                    }
+                    <button id="examples-button" class="btn" onclick={toggle(Popup::Examples)} onkeydown={on_button_key}
+                        aria-haspopup="menu" aria-controls="examples-menu"
+                        aria-expanded={menu_open.to_string()}>{ "Examples ▾" }</button>
+                    { for menu }
                 </div>
                 <span class="sep" />
                 <button id="run" class="btn btn-primary" onclick={click(cmds.run.clone())} disabled={running}
-                    title="Run (Ctrl+Enter)">{ "▶ Run" }</button>
+                    title="Run (Ctrl+Enter, ⌘+Enter)">{ "▶ Run" }</button>
                 <button id="step" class="btn" onclick={click(cmds.step.clone())} disabled={running}
-                    title="Next iteration (F10)">{ "Step" }</button>
+                    title="Next iteration (Alt+. or ])">{ "Step" }</button>
                 if running {
                     <button id="cancel" class="btn btn-danger" onclick={click(cmds.cancel.clone())}
                         title="Stop the engine">{ "■ Cancel" }</button>
@@ -92,8 +176,12 @@ pub fn top_bar() -> Html {
                 <span class="run-status" id="run-status">{ status }</span>
                 <span class="spacer" />
                 <button id="share" class="btn" onclick={click(cmds.share.clone())} title="Copy a link to this session">{ "Share" }</button>
-                <button id="download" class="btn" onclick={click(cmds.download.clone())} title="Download the sources">{ "⤓" }</button>
-                <button id="settings-button" class="btn" onclick={toggle(Popup::Settings)}
+                <button id="download" class="btn" onclick={click(cmds.download.clone())}
+                    title={if state.session.mode == RunKind::ModelCheck { "Download program.bp" } else { "Download program.c" }}
+                    aria-label={if state.session.mode == RunKind::ModelCheck { "Download program.bp" } else { "Download program.c" }}>{ "⤓" }</button>
+                <button id="shortcuts-button" class="btn" onclick={toggle(Popup::Shortcuts)} title="Keyboard shortcuts (?)"
+                    aria-label="Keyboard shortcuts">{ "?" }</button>
+                <button id="settings-button" class="btn" onclick={toggle(Popup::Settings)} aria-haspopup="dialog"
                     aria-expanded={(state.popup == Some(Popup::Settings)).to_string()}>{ "⚙ Settings" }</button>
             </nav>
         </header>

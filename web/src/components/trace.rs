@@ -3,7 +3,7 @@
 //! feasibility table (WP condition threads as in BOOP Fig 7.3, or NEWTON's Ω/Φ/Π columns) with
 //! the row where the contradiction appears marked, and for UNSAFE the concrete inputs and run.
 
-use super::{line_ref, use_app, Empty};
+use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::model::is_spurious;
 use crate::state::{Action, Focus};
 use playground_api::{AbstractStep, FeasibilityRow, Verdict};
@@ -52,13 +52,16 @@ pub fn trace_view() -> Html {
     let selected_step = state.explain.trace_step;
 
     let steps = it.abstract_trace.iter().enumerate().map(|(k, step)| {
-        let onclick = {
+        let select = {
             let state = state.clone();
-            Callback::from(move |_: MouseEvent| state.dispatch(Action::SelectTraceStep(k)))
+            Callback::from(move |()| state.dispatch(Action::SelectTraceStep(k)))
         };
+        let onclick = select.reform(|_: MouseEvent| ());
+        let onkeydown = on_activate(select);
         let previous = k.checked_sub(1).and_then(|p| it.abstract_trace.get(p));
         html! {
-            <tr class={classes!("step-row", (selected_step == Some(k)).then_some("selected"))} data-step={k.to_string()} {onclick}>
+            <tr class={classes!("step-row", (selected_step == Some(k)).then_some("selected"))} data-step={k.to_string()}
+                tabindex={tab_stop(k, selected_step)} aria-selected={(selected_step == Some(k)).to_string()} {onclick} {onkeydown}>
                 <td class="num">{ k + 1 }</td>
                 <td>{ &step.procedure }</td>
                 <td class="line-ref">{ line_ref(step.c_line) }</td>
@@ -83,13 +86,16 @@ pub fn trace_view() -> Html {
         _ => "weakest preconditions along the path (BOOP Fig 7.3), one entry per condition thread",
     };
     let feasibility_rows = it.feasibility_table.iter().enumerate().map(|(k, row)| {
-        let onclick = {
+        let select = {
             let state = state.clone();
             let line = row.c_line;
-            Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
+            Callback::from(move |()| state.dispatch(Action::Focus(Focus { c_line: line, bp_line: None })))
         };
+        let onclick = select.reform(|_: MouseEvent| ());
+        let onkeydown = on_activate(select);
         html! {
-            <tr class={classes!("feasibility-row", row.contradiction.then_some("contradiction"))} data-step={k.to_string()} {onclick}>
+            <tr class={classes!("feasibility-row", row.contradiction.then_some("contradiction"))} data-step={k.to_string()}
+                tabindex={tab_stop(k, None)} {onclick} {onkeydown}>
                 <td class="num">{ k + 1 }</td>
                 <td class="line-ref">{ line_ref(row.c_line) }</td>
                 <td><code class="c-source">{ c_text(row.c_line).unwrap_or_default() }</code></td>
@@ -119,15 +125,17 @@ pub fn trace_view() -> Html {
                 <h4>{ format!("Concrete run ({} steps, replayed by the interpreter)", o.trace.len()) }</h4>
                 <table class="trace-table concrete-table">
                     <thead><tr><th>{ "#" }</th><th>{ "C" }</th><th>{ "procedure" }</th><th>{ "statement" }</th><th>{ "values before" }</th></tr></thead>
-                    <tbody>
+                    <tbody onkeydown={roving("tr")}>
                         { for o.trace.iter().enumerate().map(|(k, s)| {
                             let line = s.line;
-                            let onclick = {
+                            let select = {
                                 let state = state.clone();
-                                Callback::from(move |_: MouseEvent| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
+                                Callback::from(move |()| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
                             };
+                            let onclick = select.reform(|_: MouseEvent| ());
+                            let onkeydown = on_activate(select);
                             html! {
-                                <tr class="concrete-row" {onclick}>
+                                <tr class="concrete-row" tabindex={tab_stop(k, None)} {onclick} {onkeydown}>
                                     <td class="num">{ k + 1 }</td><td class="line-ref">{ format!("L{}", s.line) }</td><td>{ &s.procedure }</td>
                                     <td><code>{ &s.statement }</code></td>
                                     <td>{ for s.values.iter().map(|(n, v)| html! { <span class="val">{ format!("{n}={v}") }</span> }) }</td>
@@ -162,7 +170,7 @@ pub fn trace_view() -> Html {
                             <th>{ "#" }</th><th>{ "procedure" }</th><th>{ "C" }</th><th>{ "bool" }</th><th>{ "statement" }</th>
                             { for names.iter().map(|n| html! { <th class="var-head" title={n.to_string()}><span>{ *n }</span></th> }) }
                         </tr></thead>
-                        <tbody>{ for steps }</tbody>
+                        <tbody onkeydown={roving("tr")}>{ for steps }</tbody>
                     </table>
                 </div>
             }
@@ -175,7 +183,7 @@ pub fn trace_view() -> Html {
                             { for table_columns.iter().map(|n| html! { <th>{ if n == "wp" { "WP conditions" } else { n.as_str() } }</th> }) }
                             <th />
                         </tr></thead>
-                        <tbody>{ for feasibility_rows }</tbody>
+                        <tbody onkeydown={roving("tr")}>{ for feasibility_rows }</tbody>
                     </table>
                 </div>
             }

@@ -24,7 +24,7 @@ pub fn verdict_panel() -> Html {
                 <p>{ if outcome.reason.is_empty() { "The error location is unreachable.".to_string() } else { outcome.reason.clone() } }</p>
                 if !outcome.invariants.is_empty() {
                     <p><button class="btn btn-small" onclick={open(ExplainTab::Invariants)}>
-                        { format!("{} invariants ▸", outcome.invariants.len()) }
+                        { format!("{} ▸", crate::model::plural(outcome.invariants.len(), "invariant")) }
                     </button></p>
                 }
             </>
@@ -60,7 +60,22 @@ pub fn verdict_panel() -> Html {
                 }
             </>
         },
-        Verdict::Unknown => html! { <p>{ &outcome.reason }</p> },
+        Verdict::Unknown => {
+            let errors: Vec<_> = state.run.diagnostics.iter().filter(|d| d.severity == playground_api::Severity::Error).collect();
+            html! {
+                <>
+                    <p>{ &outcome.reason }</p>
+                    if !errors.is_empty() {
+                        <ul class="verdict-errors" id="verdict-errors">
+                            { for errors.iter().take(5).map(|d| html! {
+                                <li>{ format!("{}line {}, column {}: {}", if d.origin == "predicates" { "predicates, " } else { "" }, d.line, d.column, d.message) }</li>
+                            }) }
+                            if errors.len() > 5 { <li>{ format!("… and {} more", errors.len() - 5) }</li> }
+                        </ul>
+                    }
+                </>
+            }
+        }
     };
     html! {
         <div class={classes!("verdict", format!("verdict-{}", outcome.verdict.as_str().to_lowercase()))} id="verdict">
