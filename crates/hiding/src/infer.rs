@@ -144,16 +144,23 @@ fn collect_keys(program: &Program, e: &Expr, out: &mut Vec<VarId>) {
 
 /// occ(e): the abstract occurrences of e under `h` (non-empty exactly when e is abstract).
 pub fn occ(program: &Program, h: &Hidden, e: &Expr) -> Vec<VarId> {
+    occ_spans(program, h, e).into_iter().map(|(v, _)| v).collect()
+}
+
+/// occ(e) with the span of each occurrence (for marking them in the source).
+pub fn occ_spans(program: &Program, h: &Hidden, e: &Expr) -> Vec<(VarId, diagnostics::Span)> {
     let mut out = Vec::new();
     collect_occ(program, h, e, &mut out);
     out
 }
 
-fn collect_occ(program: &Program, h: &Hidden, e: &Expr, out: &mut Vec<VarId>) {
+type Occurrences = Vec<(VarId, diagnostics::Span)>;
+
+fn collect_occ(program: &Program, h: &Hidden, e: &Expr, out: &mut Occurrences) {
     match &e.kind {
         ExprKind::Var(v) => {
             if h.contains(*v) {
-                out.push(*v)
+                out.push((*v, e.span))
             }
         }
         ExprKind::Member { base, .. } => collect_occ(program, h, base, out),
@@ -174,13 +181,13 @@ fn collect_occ(program: &Program, h: &Hidden, e: &Expr, out: &mut Vec<VarId>) {
             }
             collect_occ(program, h, b, out);
             if out.len() == before {
-                out.extend(keys(program, a).into_iter().filter(|k| h.contains(*k)));
+                out.extend(keys(program, a).into_iter().filter(|k| h.contains(*k)).map(|k| (k, a.span)));
             }
         }
         ExprKind::Call { callee: Callee::Direct(f), .. } if !crate::sites::is_builtin(f) => {
             if let Some(func) = program.function(f) {
                 if h.contains(func.result) {
-                    out.push(func.result)
+                    out.push((func.result, e.span))
                 }
             }
         }
@@ -199,11 +206,11 @@ fn collect_occ(program: &Program, h: &Hidden, e: &Expr, out: &mut Vec<VarId>) {
 }
 
 /// The abstract occurrences of the *address* of the location `e` (`&e`).
-fn collect_addr(program: &Program, h: &Hidden, e: &Expr, out: &mut Vec<VarId>) {
+fn collect_addr(program: &Program, h: &Hidden, e: &Expr, out: &mut Occurrences) {
     match &e.kind {
         ExprKind::Var(v) => {
             if h.contains(*v) {
-                out.push(*v)
+                out.push((*v, e.span))
             }
         }
         ExprKind::Member { base, arrow: false, .. } => collect_addr(program, h, base, out),

@@ -346,3 +346,62 @@ impl Analysis {
         replay::property_variables(&self.program)
     }
 }
+
+/// Everything about one inference a UI shows: the store `e1 ← e2` as text, where its parts
+/// are, the keys of the side that got hidden, and the abstract occurrences that fired it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InferenceDetail {
+    /// `e1 <- e2` (a formal or a function's name as `SCOPE NAME` when the target is one).
+    pub store: String,
+    pub site_span: Span,
+    /// Spans of e1 (None for formals, functions' names and declared variables) and e2.
+    pub target_span: Option<Span>,
+    pub value_span: Option<Span>,
+    /// keys(e1) for rules 1, keys(e2) for rules 2.
+    pub keys: Vec<VarId>,
+    /// The abstract occurrences with their spans (against the hidden set of the step's start).
+    pub occurrences: Vec<(VarId, Span)>,
+}
+
+impl Analysis {
+    /// The hidden set at the start of step `k` (1-based).
+    pub fn hidden_before_step(&self, k: u32) -> Hidden {
+        let mut h = Hidden::new(self.program.vars.len());
+        for &v in &self.initial {
+            h.insert(v);
+        }
+        for inf in self.inferences.iter().filter(|i| i.step < k) {
+            h.insert(inf.var);
+        }
+        h
+    }
+
+    /// The details of an inference (for the UI's log table).
+    pub fn detail(&self, inf: &Inference) -> InferenceDetail {
+        use sites::{Target, Value};
+        let site = &self.sites[inf.site.0 as usize];
+        let h = self.hidden_before_step(inf.step);
+        let p = &self.program;
+        let (target_text, target_span, target_keys, target_occ) = match &site.target {
+            Target::Var(v) => (p.describe(*v), None, vec![*v], if h.contains(*v) { vec![(*v, site.span)] } else { Vec::new() }),
+            Target::Expr(e) => (printer::expr_to_string(p, e), Some(e.span), infer::keys(p, e), infer::occ_spans(p, &h, e)),
+        };
+        let values: Vec<&model::Expr> = match &site.value {
+            Value::Expr(e) => vec![e],
+            Value::List(items) => items.iter().collect(),
+            Value::Compound(a, b) => std::iter::once(a).chain(b.iter()).collect(),
+        };
+        let value_text = values.iter().map(|e| printer::expr_to_string(p, e)).collect::<Vec<_>>().join(", ");
+        let value_span = values.iter().map(|e| e.span).reduce(Span::cover);
+        let value_occ: Vec<(VarId, Span)> = values.iter().flat_map(|e| infer::occ_spans(p, &h, e)).collect();
+        let value_keys: Vec<VarId> = values.iter().filter(|e| e.ty.is_pointer()).flat_map(|e| infer::keys(p, e)).collect();
+        let value_text = if matches!(site.value, Value::List(_)) { format!("{{ {value_text} }}") } else { value_text };
+        let (keys, occurrences) = match inf.rule {
+            Rule::R1a => (target_keys, value_occ),
+            Rule::R1b => (target_keys, target_occ),
+            Rule::R2a => (value_keys, target_occ),
+            Rule::R2b => (value_keys, value_occ),
+        };
+        InferenceDetail { store: format!("{target_text} <- {value_text}"), site_span: site.span, target_span, value_span, keys, occurrences }
+    }
+}

@@ -398,7 +398,13 @@ impl<'a> Builder<'a> {
         if is_undefined(s) {
             return Span::at(0);
         }
-        self.map.map_span(s.start, s.end)
+        let span = self.map.map_span(s.start, s.end);
+        let bytes = self.lines.text().as_bytes();
+        let mut end = span.end.min(bytes.len() as u32);
+        while end > span.start && bytes[end as usize - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        Span::new(span.start, end)
     }
     pub fn text(&self, s: lang_c::span::Span) -> String {
         if is_undefined(s) {

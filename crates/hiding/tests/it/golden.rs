@@ -84,6 +84,13 @@ fn report(c: &str, abs: &str, nondet: NondetStyle) -> String {
         let src = t.source_line(k as u32 + 1).map(|l| l.to_string()).unwrap_or_else(|| "-".into());
         out.push_str(&format!("{src:>3} | {line}\n"));
     }
+    out.push_str("== inference details\n");
+    for inf in &a.inferences {
+        let d = a.detail(inf);
+        let keys: Vec<String> = d.keys.iter().map(|v| a.program.describe(*v)).collect();
+        let occ: Vec<String> = d.occurrences.iter().map(|(v, s)| format!("{}@{}", a.program.var(*v).name, &a.source[s.start as usize..s.end as usize])).collect();
+        out.push_str(&format!("step {} line {} rule {}: {}  keys [{}]  abstract [{}]\n", inf.step, inf.line, inf.rule.name(), d.store, keys.join(", "), occ.join(", ")));
+    }
     out.push_str("== edits\n");
     for e in &t.edits {
         let vars: Vec<String> = e.vars.iter().map(|v| a.program.describe(*v)).collect();
