@@ -22,11 +22,14 @@
 //! Values: a sorted set of at most [`MAX_SET`] integers, else an interval; both stay within
 //! the variable's type, and an operation that may wrap yields the type's whole range. Reads of
 //! memory never written give the type's whole range (C leaves it indeterminate).
+//!
+//! The iteration is the shared engine's ([`crate::fixpoint`]): widening at loop heads after
+//! three joins, no descending rounds, the post-fixpoint check, calls memoised per entry state.
 
 use c_ir::points::{invariant_points, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
+use crate::fixpoint::{Config, Domain, Engine, Fail};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::rc::Rc;
 
 /// Integer value sets larger than this become intervals.
 const MAX_SET: usize = 8;
@@ -59,8 +62,10 @@ pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<HeapResult>
     if !allocates || !supported(program) {
         return None;
     }
-    let mut analyzer = Analyzer { program, stop, memo: HashMap::new(), stack: Vec::new(), points: HashMap::new(), contexts: 0 };
-    let result = analyzer.analyze(entry, State::default()).ok()?;
+    let heap = Heap { program, points: HashMap::new() };
+    let mut engine = Engine::new(program, heap, CONFIG, stop);
+    let result = engine.call(entry, State::default()).ok()?;
+    let analyzer = engine.domain;
     let mut invariants = Vec::new();
     for (at, point) in invariant_points(program) {
         let formula = match analyzer.points.get(&at) {
@@ -1056,215 +1061,151 @@ impl Disj {
     }
 }
 
-struct ProcResult {
-    /// The states before the procedure's `return`.
-    exit: Disj,
-    /// An `Error` statement (here or in a callee) is reachable.
-    error: bool,
+/// The iteration: three joins at a loop head before widening, no descending rounds.
+const CONFIG: Config = Config { widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 0, max_depth: 32, max_contexts: MAX_CONTEXTS };
+
+impl From<GiveUp> for Fail<GiveUp> {
+    fn from(e: GiveUp) -> Fail<GiveUp> {
+        Fail::Domain(e)
+    }
 }
 
-struct Analyzer<'p> {
+/// The heap-value domain: partitioned states per statement, and the states at procedure
+/// entries and loop heads.
+struct Heap<'p> {
     program: &'p Program,
-    stop: &'p dyn Fn() -> bool,
-    memo: HashMap<(ProcId, State), Rc<ProcResult>>,
-    stack: Vec<ProcId>,
     /// States at procedure entries and loop heads, joined over all analysed contexts.
     points: HashMap<StmtRef, Option<State>>,
-    contexts: usize,
 }
 
-impl Analyzer<'_> {
-    fn analyze(&mut self, proc: ProcId, entry: State) -> Result<Rc<ProcResult>, GiveUp> {
-        if let Some(r) = self.memo.get(&(proc, entry.clone())) {
-            return Ok(r.clone());
-        }
-        self.contexts += 1;
-        if self.stack.contains(&proc) || self.stack.len() > 32 || self.contexts > MAX_CONTEXTS {
-            return Err(GiveUp);
-        }
-        self.stack.push(proc);
-        let result = self.fixpoint(proc, &entry);
-        self.stack.pop();
-        let result = Rc::new(result?);
-        self.memo.insert((proc, entry), result.clone());
-        Ok(result)
-    }
+impl Domain for Heap<'_> {
+    type Entry = State;
+    type State = Disj;
+    type Error = GiveUp;
 
-    fn fixpoint(&mut self, proc: ProcId, entry: &State) -> Result<ProcResult, GiveUp> {
-        let program = self.program;
-        let body = &program.proc(proc).body;
-        let n = body.len();
-        let mut heads = vec![false; n];
-        for h in program.proc(proc).loop_heads() {
-            heads[h as usize] = true;
-        }
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for i in 0..n {
-            for s in program.proc(proc).successors(i as u32) {
-                if (s as usize) < n && !preds[s as usize].contains(&i) {
-                    preds[s as usize].push(i);
-                }
-            }
-        }
-        let entry = Disj::of(entry.clone(), program)?;
-        let mut states: Vec<Disj> = vec![Disj::default(); n];
-        let mut visits = vec![0u32; n];
-        let mut stable = false;
-        for _ in 0..MAX_ROUNDS {
-            let mut changed = false;
-            for s in 0..n {
-                if (self.stop)() {
-                    return Err(GiveUp);
-                }
-                let incoming = self.incoming(proc, &preds[s], &states, (s == 0).then_some(&entry), None)?;
-                let new = if heads[s] {
-                    visits[s] += 1;
-                    let joined = states[s].join(&incoming, program)?;
-                    if visits[s] > WIDENING_DELAY {
-                        states[s].widen(joined, program)?
-                    } else {
-                        joined
-                    }
-                } else {
-                    incoming
-                };
-                if new != states[s] {
-                    states[s] = new;
-                    changed = true;
-                }
-            }
-            if !changed {
-                stable = true;
-                break;
-            }
-        }
-        if !stable {
-            return Err(GiveUp);
-        }
-        // check: every statement's states contain what its predecessors pass on
-        let mut error = false;
-        for s in 0..n {
-            let incoming = self.incoming(proc, &preds[s], &states, (s == 0).then_some(&entry), Some(&mut error))?;
-            if !incoming.leq(&states[s], program) {
-                return Err(GiveUp);
-            }
-        }
-        for (s, stmt) in body.iter().enumerate() {
-            if matches!(stmt.kind, StmtKind::Error) && !states[s].is_empty() {
-                error = true;
-            }
-        }
-        for (s, state) in states.iter().enumerate() {
-            if s == 0 || heads[s] {
-                let at = StmtRef { proc, index: s as u32 };
-                // contexts differ in their callers' frames: the invariant is over this frame
-                let frameless = |st: Option<State>| {
-                    st.map(|mut st| {
-                        st.frames.clear();
-                        st
-                    })
-                };
-                let old = frameless(self.points.remove(&at).flatten());
-                let mine = frameless(state.joined()?);
-                self.points.insert(at, join(old, mine)?);
-            }
-        }
-        Ok(ProcResult { exit: states.pop().unwrap_or_default(), error })
+    fn bottom(&self) -> Disj {
+        Disj::default()
     }
-
-    /// The join of what the predecessors pass on (and the entry state at statement 0).
-    fn incoming(&mut self, proc: ProcId, preds: &[usize], states: &[Disj], entry: Option<&Disj>, mut error: Option<&mut bool>) -> Result<Disj, GiveUp> {
-        let mut acc = entry.cloned().unwrap_or_default();
-        for &p in preds {
-            for st in states[p].parts.values() {
-                for post in self.post(proc, p, st.clone(), error.as_deref_mut())? {
-                    acc.add(post, self.program)?;
-                }
-            }
-        }
-        Ok(acc)
+    fn is_bottom(&self, state: &Disj) -> bool {
+        state.is_empty()
     }
-
-    /// The states after statement `index` of `proc`, from `st` before it.
-    fn post(&mut self, proc: ProcId, index: usize, st: State, error: Option<&mut bool>) -> Result<Vec<State>, GiveUp> {
-        let program = self.program;
-        let ctx = Ctx { program };
-        let one = match &program.proc(proc).body[index].kind {
-            StmtKind::Assume { cond } => ctx.assume(st, cond, true)?,
-            StmtKind::Assign { lhs, rhs } => match ctx.eval(&st, rhs)? {
-                Some(v) => ctx.store(st, lhs, v)?,
-                None => None,
-            },
-            StmtKind::Havoc { lhs } => ctx.store(st, lhs, Val::top(&lhs.ty))?,
-            StmtKind::Malloc { lhs, .. } => ctx.allocate(st, lhs, StmtRef { proc, index: index as u32 })?,
-            StmtKind::Free { ptr } => ctx.eval(&st, ptr)?.map(|_| st),
-            StmtKind::Call { lhs, callee, args } => return self.call(st, lhs.as_ref(), *callee, args, error),
-            StmtKind::Skip | StmtKind::Goto { .. } | StmtKind::Return { .. } | StmtKind::Error => Some(st),
-        };
-        Ok(one.into_iter().collect())
+    fn start(&mut self, _proc: ProcId, entry: &State) -> Result<Disj, GiveUp> {
+        Disj::of(entry.clone(), self.program)
     }
-
-    fn call(&mut self, st: State, lhs: Option<&Expr>, callee: ProcId, args: &[Expr], error: Option<&mut bool>) -> Result<Vec<State>, GiveUp> {
-        let program = self.program;
-        let ctx = Ctx { program };
-        let callee_proc = program.proc(callee);
-        let is_global = |v: &VarId| matches!(program.var(*v).kind, VarKind::Global);
-        if callee_proc.body.is_empty() {
-            // no body: it may write any global and any cell, and returns anything
-            if args.iter().any(|a| a.ty.is_pointer()) {
-                return Err(GiveUp);
+    fn join(&self, a: Disj, b: Disj) -> Result<Disj, GiveUp> {
+        a.join(&b, self.program)
+    }
+    fn widen(&self, _at: StmtRef, old: &Disj, next: Disj) -> Result<Disj, GiveUp> {
+        old.widen(next, self.program)
+    }
+    fn leq(&self, a: &Disj, b: &Disj) -> bool {
+        a.leq(b, self.program)
+    }
+    fn transfer(engine: &mut Engine<'_, Self>, at: StmtRef, pre: Disj) -> Result<Disj, Fail<GiveUp>> {
+        let program = engine.program();
+        let mut out = Disj::default();
+        for st in pre.parts.into_values() {
+            for post in post(engine, at, st)? {
+                out.add(post, program)?;
             }
-            let mut st = st;
-            st.vars.retain(|v, _| !is_global(v));
-            for cell in st.cells.values_mut() {
-                cell.fields.clear();
-            }
-            return Ok(match lhs {
-                Some(l) => ctx.store(st, l, Val::top(&l.ty))?,
-                None => Some(st),
-            }
-            .into_iter()
-            .collect());
-        }
-        // entry: the globals, the heap, and formals := actuals; the caller's variables wait in a frame
-        let mut values = Vec::new();
-        for a in args {
-            let Some(v) = ctx.eval(&st, a)? else { return Ok(Vec::new()) };
-            values.push(v);
-        }
-        let (globals, locals): (BTreeMap<VarId, Val>, BTreeMap<VarId, Val>) = st.vars.into_iter().partition(|(v, _)| is_global(v));
-        let mut frames = st.frames;
-        frames.push(locals);
-        let mut entry = State { vars: globals, frames, cells: st.cells };
-        for (f, v) in callee_proc.formals.iter().zip(values) {
-            entry.set_var(program, *f, v);
-        }
-        let result = self.analyze(callee, entry)?;
-        if let Some(e) = error {
-            *e |= result.error;
-        }
-        let mut out = Vec::new();
-        for exit in result.exit.parts.values() {
-            let returned = match (lhs, callee_proc.body.last().map(|s| &s.kind)) {
-                (Some(_), Some(StmtKind::Return { value: Some(value) })) => match ctx.eval(exit, value)? {
-                    Some(v) => Some(v),
-                    None => continue,
-                },
-                (Some(l), _) => Some(Val::top(&l.ty)),
-                (None, _) => None,
-            };
-            let mut after = exit.clone();
-            let locals = after.frames.pop().ok_or(GiveUp)?;
-            after.vars.retain(|v, _| is_global(v));
-            after.vars.extend(locals);
-            let after = match (lhs, returned) {
-                (Some(l), Some(v)) => ctx.store(after, l, v)?,
-                _ => Some(after),
-            };
-            out.extend(after);
         }
         Ok(out)
     }
+    fn record(&mut self, at: StmtRef, loop_head: bool, state: &Disj) -> Result<(), GiveUp> {
+        if at.index == 0 || loop_head {
+            // contexts differ in their callers' frames: the invariant is over this frame
+            let frameless = |st: Option<State>| {
+                st.map(|mut st| {
+                    st.frames.clear();
+                    st
+                })
+            };
+            let old = frameless(self.points.remove(&at).flatten());
+            let mine = frameless(state.joined()?);
+            self.points.insert(at, join(old, mine)?);
+        }
+        Ok(())
+    }
+}
+
+/// The states after statement `at`, from `st` before it.
+fn post(engine: &mut Engine<'_, Heap<'_>>, at: StmtRef, st: State) -> Result<Vec<State>, Fail<GiveUp>> {
+    let program = engine.program();
+    let ctx = Ctx { program };
+    let one = match &program.stmt(at).kind {
+        StmtKind::Assume { cond } => ctx.assume(st, cond, true)?,
+        StmtKind::Assign { lhs, rhs } => match ctx.eval(&st, rhs)? {
+            Some(v) => ctx.store(st, lhs, v)?,
+            None => None,
+        },
+        StmtKind::Havoc { lhs } => ctx.store(st, lhs, Val::top(&lhs.ty))?,
+        StmtKind::Malloc { lhs, .. } => ctx.allocate(st, lhs, at)?,
+        StmtKind::Free { ptr } => ctx.eval(&st, ptr)?.map(|_| st),
+        StmtKind::Call { lhs, callee, args } => return call(engine, st, lhs.as_ref(), *callee, args),
+        StmtKind::Skip | StmtKind::Goto { .. } | StmtKind::Return { .. } | StmtKind::Error => Some(st),
+    };
+    Ok(one.into_iter().collect())
+}
+
+/// A call of `callee` in state `st`: the callee is analysed from the entry state the
+/// arguments give (memoised by the engine), the caller's variables waiting in a frame.
+fn call(engine: &mut Engine<'_, Heap<'_>>, st: State, lhs: Option<&Expr>, callee: ProcId, args: &[Expr]) -> Result<Vec<State>, Fail<GiveUp>> {
+    let program = engine.program();
+    let ctx = Ctx { program };
+    let callee_proc = program.proc(callee);
+    let is_global = |v: &VarId| matches!(program.var(*v).kind, VarKind::Global);
+    if callee_proc.body.is_empty() {
+        // no body: it may write any global and any cell, and returns anything
+        if args.iter().any(|a| a.ty.is_pointer()) {
+            return Err(Fail::Domain(GiveUp));
+        }
+        let mut st = st;
+        st.vars.retain(|v, _| !is_global(v));
+        for cell in st.cells.values_mut() {
+            cell.fields.clear();
+        }
+        return Ok(match lhs {
+            Some(l) => ctx.store(st, l, Val::top(&l.ty))?,
+            None => Some(st),
+        }
+        .into_iter()
+        .collect());
+    }
+    // entry: the globals, the heap, and formals := actuals; the caller's variables wait in a frame
+    let mut values = Vec::new();
+    for a in args {
+        let Some(v) = ctx.eval(&st, a)? else { return Ok(Vec::new()) };
+        values.push(v);
+    }
+    let (globals, locals): (BTreeMap<VarId, Val>, BTreeMap<VarId, Val>) = st.vars.into_iter().partition(|(v, _)| is_global(v));
+    let mut frames = st.frames;
+    frames.push(locals);
+    let mut entry = State { vars: globals, frames, cells: st.cells };
+    for (f, v) in callee_proc.formals.iter().zip(values) {
+        entry.set_var(program, *f, v);
+    }
+    let result = engine.call(callee, entry)?;
+    let mut out = Vec::new();
+    for exit in result.exit.parts.values() {
+        let returned = match (lhs, callee_proc.body.last().map(|s| &s.kind)) {
+            (Some(_), Some(StmtKind::Return { value: Some(value) })) => match ctx.eval(exit, value)? {
+                Some(v) => Some(v),
+                None => continue,
+            },
+            (Some(l), _) => Some(Val::top(&l.ty)),
+            (None, _) => None,
+        };
+        let mut after = exit.clone();
+        let locals = after.frames.pop().ok_or(GiveUp)?;
+        after.vars.retain(|v, _| is_global(v));
+        after.vars.extend(locals);
+        let after = match (lhs, returned) {
+            (Some(l), Some(v)) => ctx.store(after, l, v)?,
+            _ => Some(after),
+        };
+        out.extend(after);
+    }
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@
 //! entrywise comparison and a new constraint closes in `O(n²)`. Loops are widened at their
 //! heads after two joins (bounds that grow are dropped, then the type's range is put back),
 //! followed by two descending rounds that recover bounds from loop conditions. Calls are
-//! analysed per entry state (memoised); recursion gives up.
+//! analysed per entry state (memoised); recursion gives up. The iteration is the shared
+//! engine's ([`crate::fixpoint`]); this module gives it the domain.
 
 use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
