@@ -404,30 +404,29 @@ fn predicate_data(lowered: &LoweredSource, p: &cegar::ScopedPredicate) -> Predic
     PredicateData { scope: p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into()), text: p.text.clone(), origin }
 }
 
-/// Names the conditions of one feasibility row: `wp` threads are columns `wp`; NEWTON's `sp`
-/// strings (`Ω: x ↦ 1; Π: ⟨x, 0⟩`) are split into their `Ω`, `Φ` and `Π` parts.
-pub(crate) fn feasibility_columns(method: cegar::RefinementMethod, conditions: &[String]) -> Vec<(String, String)> {
-    let mut columns = Vec::new();
-    for condition in conditions {
-        match method {
-            cegar::RefinementMethod::Wp => columns.push(("wp".to_string(), condition.clone())),
-            cegar::RefinementMethod::Sp => {
-                for part in condition.split("; ") {
-                    let named = ["Ω", "Φ", "Π"].iter().find_map(|n| part.strip_prefix(&format!("{n}: ")).map(|rest| (n.to_string(), rest.to_string())));
-                    match (named, columns.last_mut()) {
-                        (Some(column), _) => columns.push(column),
-                        // a "; " inside a value: glue it back to the previous column
-                        (None, Some((_, value))) => {
-                            value.push_str("; ");
-                            value.push_str(part);
-                        }
-                        (None, None) => columns.push((String::new(), part.to_string())),
-                    }
-                }
-            }
+/// The columns of a feasibility table as named columns: one per `wp` condition thread (`thread
+/// 1` is the error guard's, numbered backwards along the path as BOOP Fig 7.3 does), NEWTON's
+/// `Ω`, `Φ`, `Π`.
+pub(crate) fn feasibility_columns(table: &[refine::FeasibilityRow]) -> Vec<Vec<(String, String)>> {
+    let mut threads: Vec<usize> = table
+        .iter()
+        .flat_map(|r| &r.conditions)
+        .filter_map(|c| match c.column {
+            refine::ConditionColumn::Thread { origin_step } => Some(origin_step),
+            _ => None,
+        })
+        .collect();
+    threads.sort_unstable_by(|a, b| b.cmp(a));
+    threads.dedup();
+    let name = |column: refine::ConditionColumn| match column {
+        refine::ConditionColumn::Thread { origin_step } => {
+            format!("thread {}", threads.iter().position(|&s| s == origin_step).unwrap_or(0) + 1)
         }
-    }
-    columns
+        refine::ConditionColumn::Omega => "Ω".to_string(),
+        refine::ConditionColumn::Phi => "Φ".to_string(),
+        refine::ConditionColumn::Pi => "Π".to_string(),
+    };
+    table.iter().map(|row| row.conditions.iter().map(|c| (name(c.column), c.text.clone())).collect()).collect()
 }
 
 /// Converts one CEGAR iteration record to a snapshot.
@@ -464,13 +463,14 @@ fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) 
             f.method.name().to_string(),
             f.table
                 .iter()
-                .map(|row| {
-                    let columns = feasibility_columns(f.method, &row.conditions);
+                .zip(feasibility_columns(&f.table))
+                .map(|(row, columns)| {
                     FeasibilityRow {
                         step: row.step as u32 + 1,
                         c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
                         statement: row.statement.clone(),
-                        contradiction: matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step),
+                        contradiction: matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step)
+                            || row.conditions.iter().any(|c| c.is_false),
                         columns,
                     }
                 })
@@ -611,26 +611,5 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         next_step: result.next_step.clone().unwrap_or_default(),
         predicates: result.predicates.iter().map(|p| predicate_data(&lowered, p)).collect(),
         cancelled: result.cancelled,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::feasibility_columns;
-    use cegar::RefinementMethod;
-
-    #[test]
-    fn sp_conditions_split_into_omega_phi_pi() {
-        let columns = feasibility_columns(RefinementMethod::Sp, &["Ω: locked ↦ 1; Π: ⟨locked, 0⟩".to_string(), "Φ: false".to_string()]);
-        assert_eq!(
-            columns,
-            vec![
-                ("Ω".to_string(), "locked ↦ 1".to_string()),
-                ("Π".to_string(), "⟨locked, 0⟩".to_string()),
-                ("Φ".to_string(), "false".to_string()),
-            ]
-        );
-        let wp = feasibility_columns(RefinementMethod::Wp, &["x != 0; y".to_string()]);
-        assert_eq!(wp, vec![("wp".to_string(), "x != 0; y".to_string())]);
     }
 }

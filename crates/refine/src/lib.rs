@@ -72,14 +72,38 @@ pub enum PathVerdict {
     Unknown(String),
 }
 
+/// The column of a feasibility table a condition belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ConditionColumn {
+    /// `wp`: the condition thread started by the assumption at this path step (BOOP Fig 7.3
+    /// has one column per thread).
+    Thread { origin_step: usize },
+    /// NEWTON (BOOP Fig 7.5): Ω, the symbolic store.
+    Omega,
+    /// NEWTON: Φ, the path condition.
+    Phi,
+    /// NEWTON: Π, the previous values.
+    Pi,
+}
+
+/// One condition of a feasibility table row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Condition {
+    pub column: ConditionColumn,
+    pub text: String,
+    /// Whether the condition is `false` (the contradiction that makes the path infeasible).
+    pub is_false: bool,
+}
+
 /// One row of the feasibility table: a path step and the conditions/values shown next to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeasibilityRow {
     pub step: usize,
     pub origin: StmtRef,
     pub statement: String,
-    /// `wp`: the preconditions before the step (Fig 7.3); `sp`: the step's Ω/Φ/Π changes.
-    pub conditions: Vec<String>,
+    /// `wp`: the preconditions before the step, one per live condition thread (Fig 7.3);
+    /// `sp`: the step's Ω/Φ/Π changes (Fig 7.5).
+    pub conditions: Vec<Condition>,
 }
 
 /// Everything one path analysis found.
@@ -113,7 +137,7 @@ pub fn analyze_path(
     let mut solver = solver::Solver::new(&path.program, &config.solver.config);
     if config.method == RefinementMethod::Sp {
         let sp = analyze_sp(&path, &mut solver, &mut stats, cancel);
-        let memory = matches!(&sp.verdict, SpVerdict::Unknown(r) if r.starts_with("sp:"));
+        let memory = matches!(&sp.verdict, SpVerdict::Unsupported(_));
         let mut no_news = false;
         if let SpVerdict::Infeasible { predicates, .. } = &sp.verdict {
             let scoped = scope_predicates(program, &path, predicates);
@@ -135,7 +159,7 @@ pub fn analyze_path(
                 SpVerdict::Infeasible { step, predicates } => {
                     PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &predicates) }
                 }
-                SpVerdict::Unknown(r) => PathVerdict::Unknown(r),
+                SpVerdict::Unknown(r) | SpVerdict::Unsupported(r) => PathVerdict::Unknown(r),
             };
             return Ok(PathAnalysis {
                 path,
@@ -148,7 +172,7 @@ pub fn analyze_path(
                 statistics: stats,
             });
         }
-        if let SpVerdict::Unknown(r) = &sp.verdict {
+        if let SpVerdict::Unknown(r) | SpVerdict::Unsupported(r) = &sp.verdict {
             notes.push(format!("{r}; checked with weakest preconditions instead"));
         }
     }
@@ -208,7 +232,15 @@ fn wp_table(path: &ExpandedPath, wp: &WpAnalysis) -> Vec<FeasibilityRow> {
             step: i,
             origin: step.origin,
             statement: display_step(path, step),
-            conditions: wp.conditions_before(i).iter().map(|c| display_expr(&path.program, c)).collect(),
+            conditions: wp
+                .threads
+                .iter()
+                .filter_map(|t| {
+                    let c = t.at(i).filter(|e| !e.is_true())?;
+                    let text = display_expr(&path.program, c);
+                    Some(Condition { column: ConditionColumn::Thread { origin_step: t.origin_step }, is_false: c.is_false(), text })
+                })
+                .collect(),
         });
     }
     rows
@@ -217,22 +249,27 @@ fn wp_table(path: &ExpandedPath, wp: &WpAnalysis) -> Vec<FeasibilityRow> {
 fn sp_table(path: &ExpandedPath, sp: &SpAnalysis) -> Vec<FeasibilityRow> {
     let mut rows: Vec<FeasibilityRow> = Vec::new();
     for r in &sp.rows {
-        let text = match &r.delta {
+        let mut conditions = Vec::new();
+        match &r.delta {
             SpDelta::Value { var, value, previous } => {
                 let name = &path.program.var(*var).name;
-                let mut t = format!("Ω: {name} ↦ {}", newton::display_symbolic(path, value));
+                let text = format!("{name} ↦ {}", newton::display_symbolic(path, value));
+                conditions.push(Condition { column: ConditionColumn::Omega, text, is_false: false });
                 if let Some(p) = previous {
-                    t.push_str(&format!("; Π: ⟨{name}, {}⟩", newton::display_symbolic(path, p)));
+                    let text = format!("⟨{name}, {}⟩", newton::display_symbolic(path, p));
+                    conditions.push(Condition { column: ConditionColumn::Pi, text, is_false: false });
                 }
-                t
             }
-            SpDelta::Condition { condition, .. } => format!("Φ: {}", newton::display_symbolic(path, condition)),
-        };
+            SpDelta::Condition { condition, .. } => {
+                let text = newton::display_symbolic(path, condition);
+                conditions.push(Condition { column: ConditionColumn::Phi, is_false: condition.is_false(), text });
+            }
+        }
         match rows.last_mut() {
-            Some(last) if last.step == r.step => last.conditions.push(text),
+            Some(last) if last.step == r.step => last.conditions.extend(conditions),
             _ => {
                 let step = &path.steps[r.step];
-                rows.push(FeasibilityRow { step: r.step, origin: step.origin, statement: display_step(path, step), conditions: vec![text] });
+                rows.push(FeasibilityRow { step: r.step, origin: step.origin, statement: display_step(path, step), conditions });
             }
         }
     }

@@ -33,6 +33,8 @@ pub enum SpVerdict {
     Feasible { inputs: Vec<Option<i128>>, initial_values: Vec<Option<i128>> },
     /// Φ becomes contradictory at the assumption `step`; `predicates` explain it (per step).
     Infeasible { step: usize, predicates: Vec<(usize, Expr)> },
+    /// The path is beyond NEWTON's fragment (memory, structs): `wp` checks it instead.
+    Unsupported(String),
     Unknown(String),
 }
 
@@ -60,15 +62,16 @@ pub fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
     // past valuations: (step, var, value before the step)
     let mut pi: Vec<(usize, VarId, Expr)> = Vec::new();
     let unknown = |rows: Vec<SpRow>, reason: &str| SpAnalysis { rows, verdict: SpVerdict::Unknown(reason.into()), initial_vars: Vec::new() };
+    let unsupported = |rows: Vec<SpRow>, reason: &str| SpAnalysis { rows, verdict: SpVerdict::Unsupported(reason.into()), initial_vars: Vec::new() };
     for (i, step) in path.steps.iter().enumerate() {
         if cancel() {
             return unknown(rows, "cancelled");
         }
         match &step.op {
             PathOp::Assign { lhs, rhs } => {
-                let ExprKind::Var(x) = lhs.kind else { return unknown(rows, "sp: assignment through memory") };
+                let ExprKind::Var(x) = lhs.kind else { return unsupported(rows, "sp: assignment through memory") };
                 if crate::path::uses_memory(rhs) || !lhs.ty.is_scalar() {
-                    return unknown(rows, "sp: memory or struct values");
+                    return unsupported(rows, "sp: memory or struct values");
                 }
                 let value = simplify(&map_vars_to_values(rhs, &omega));
                 let previous = omega.get(&x).cloned().or_else(|| Some(Expr::var(x, lhs.ty.clone())));
@@ -81,7 +84,7 @@ pub fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
             }
             PathOp::Assume { cond } => {
                 if crate::path::uses_memory(cond) {
-                    return unknown(rows, "sp: memory in a condition");
+                    return unsupported(rows, "sp: memory in a condition");
                 }
                 let value = simplify(&map_vars_to_values(cond, &omega));
                 rows.push(SpRow { step: i, delta: SpDelta::Condition { condition: value.clone(), original: cond.clone() } });
@@ -137,7 +140,7 @@ pub fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut 
         }
     }
     if high == 0 {
-        return SpAnalysis { rows, verdict: SpVerdict::Unknown("sp: no contradictory prefix".into()), initial_vars };
+        return SpAnalysis { rows, verdict: SpVerdict::Unsupported("sp: no contradictory prefix".into()), initial_vars };
     }
     let decisive = high - 1;
     // cone of influence of the decisive condition, then deletion-based minimisation when cheap

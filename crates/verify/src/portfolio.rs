@@ -127,6 +127,9 @@ impl Portfolio<'_> {
             outcome.loop_end = Some(LoopEnd::NoErrorLocation);
             return outcome;
         }
+        if self.cancelled() {
+            return CheckOutcome::unknown(StopReason::Cancelled.to_string(), Vec::new());
+        }
         let analyses = match self.before_the_loop() {
             Ok(analyses) => analyses,
             Err(outcome) => return *outcome,

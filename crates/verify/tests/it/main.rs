@@ -20,7 +20,18 @@ fn lower(name: &str) -> Program {
     program.expect("lowered")
 }
 
+/// The loop with its loop-invariant candidates (what these tests are about); the soundness
+/// guard's random runs stay on.
 fn run(name: &str, method: RefinementMethod, max_iterations: u32) -> CheckOutcome {
+    let mut config = Config::default_for_cli();
+    config.techniques = Techniques::of(&[Technique::Cegar, Technique::Candidates]);
+    config.loop_config.refinement = method;
+    config.loop_config.max_iterations = max_iterations;
+    run_with(name, &config)
+}
+
+/// The whole portfolio.
+fn run_all(name: &str, method: RefinementMethod, max_iterations: u32) -> CheckOutcome {
     let mut config = Config::default_for_cli();
     config.loop_config.refinement = method;
     config.loop_config.max_iterations = max_iterations;
@@ -185,7 +196,7 @@ fn loop_with_large_bound_stops_at_the_iteration_bound() {
 fn programs_without_input_are_decided_by_their_single_execution() {
     for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
         // two rounds are far from enough to unroll 50 iterations of a hash
-        let outcome = run("hash_safe.c", method, 2);
+        let outcome = run_all("hash_safe.c", method, 2);
         assert_eq!(outcome.verdict, Verdict::Safe, "{:?}", outcome.reason);
         assert_eq!(outcome.decided_by, Some(Technique::SingleExecution), "{:?}", outcome.reason);
         // the states the execution passes through: main's entry and the loop head
@@ -193,7 +204,7 @@ fn programs_without_input_are_decided_by_their_single_execution() {
         assert_eq!(texts.len(), 2, "{texts:?}");
         assert!(texts[1].contains("i >= 0 && i <= 50"), "{texts:?}");
         check_invariants_on_random_runs("hash_safe.c", &outcome, 10);
-        let outcome = run("hash_unsafe.c", method, 2);
+        let outcome = run_all("hash_unsafe.c", method, 2);
         assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
         assert_eq!(outcome.decided_by, Some(Technique::SingleExecution), "{:?}", outcome.reason);
         assert_replays("hash_unsafe.c", &outcome);
@@ -301,6 +312,7 @@ fn user_predicates_are_used_from_the_first_iteration() {
     let (set, diagnostics) = c_front::parse_predicates(&program, "main { i < 3, i == 3 }");
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let mut config = Config::default_for_cli();
+    config.techniques = Techniques::of(&[Technique::Cegar, Technique::Candidates]);
     config.loop_config.user_predicates = set;
     let outcome = run_with("loop_safe.c", &config);
     assert_eq!(outcome.verdict, Verdict::Safe);
@@ -441,7 +453,7 @@ fn stride_congruences_prove_parity_facts() {
 #[test]
 fn calls_through_function_pointers_are_checked() {
     for method in [RefinementMethod::Wp, RefinementMethod::Sp] {
-        let outcome = run("fnptr_dispatch.c", method, 20);
+        let outcome = run_all("fnptr_dispatch.c", method, 20);
         assert_eq!(outcome.verdict, Verdict::Unsafe, "{method:?}: {:?}", outcome.reason);
         assert_replays("fnptr_dispatch.c", &outcome);
         // the failing check is the second one: r = n + 1 > 11

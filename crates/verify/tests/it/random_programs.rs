@@ -21,19 +21,24 @@
 //! which the engine assumes) and the invariants hold wherever a run passes their statement;
 //! UNSAFE means the counterexample's inputs replay to the error (and so some run reaches it).
 //! Each program is checked twice: with the CLI's defaults, and without the random concrete runs
-//! (`safe_cross_check_runs = 0`), which would otherwise turn an unsound proof into UNSAFE.
+//! (`random_runs = 0`), which would otherwise turn an unsound proof into UNSAFE.
 //! UNKNOWN is allowed, but at least half the default runs must decide.
 //!
-//! `PROPTEST_CASES=N` runs N programs instead of the default 24; `RANDOM_PROGRAMS_LOG=DIR` writes
-//! each program with its verdicts to `DIR/NNNN.c` (`one_saved_program` checks one again);
-//! `RANDOM_PROGRAMS_REFINE`, `_STRATEGY`, `_MAX_CONE`, `_BUDGET_MS` and `_ITERATIONS` pick other
-//! settings (see [`tune_from_environment`]).
+//! The test suite runs 24 programs from a fixed seed (the same on every machine).
+//! `RANDOM_PROGRAMS_CASES=N` runs N programs from `RANDOM_PROGRAMS_SEED` (one seed per 50);
+//! `RANDOM_PROGRAMS_FAILURES=DIR` writes each shrunk failure to `DIR/seedN.c` and goes on;
+//! copied to `tests/random-programs/`, it is checked by `saved_programs_agree_with_all_runs`
+//! (`RANDOM_PROGRAMS_FILE=path` checks one file). `RANDOM_PROGRAMS_LOG=DIR` writes each
+//! program with its verdicts to `DIR/NNNN.c`; `RANDOM_PROGRAMS_REFINE`, `_STRATEGY`,
+//! `_MAX_CONE`, `_BUDGET_MS` and `_ITERATIONS` pick other settings (see
+//! [`tune_from_environment`]). See `docs/fuzzing.md`.
 
 use c_ir::interp::{run_observed, Limits, Outcome};
 use c_ir::Program;
 use verify::{check_source, CheckOutcome, Config, Verdict};
 use proptest::prelude::*;
 use proptest::sample::select;
+use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
 use std::cell::RefCell;
 use std::fmt::Write as _;
@@ -1114,16 +1119,19 @@ fn check_program_against_all_runs(prog: &Prog, stats: &RefCell<Stats>) {
         stats.borrow_mut().too_many_runs += 1;
         return;
     };
+    check_source_against_all_runs(&source, &combos, stats);
+}
+
+/// The property on one rendered program whose inputs take the values of `combos`.
+fn check_source_against_all_runs(source: &str, combos: &[Vec<i128>], stats: &RefCell<Stats>) {
+    let source = source.to_string();
     let program = lower(&source);
-    let runs = Runs { program: &program, combos: &combos, source: &source };
+    let runs = Runs { program: &program, combos, source: &source };
     let Some(truth) = ground_truth(&runs) else {
         stats.borrow_mut().too_many_runs += 1;
         return;
     };
-    let mut default = Config::default_for_cli();
-    default.loop_config.max_iterations = 12;
-    default.time_budget_ms = Some(3000);
-    tune_from_environment(&mut default);
+    let default = default_config();
     // the loop and its proofs alone: no random runs that would turn a wrong SAFE into UNSAFE
     let unguarded = Config { random_runs: 0, ..default.clone() };
     let log = std::env::var("RANDOM_PROGRAMS_LOG").ok().map(|dir| format!("{dir}/{:04}.c", stats.borrow().programs + 1));
@@ -1180,54 +1188,152 @@ fn tune_from_environment(config: &mut Config) {
     }
 }
 
-fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(DEFAULT_CASES)
-}
-
-#[test]
-fn random_programs_agree_with_all_runs() {
-    let config = ProptestConfig {
-        cases: cases(),
-        source_file: Some(file!()),
-        max_shrink_iters: 256,
-        max_shrink_time: 300_000,
-        ..ProptestConfig::default()
-    };
-    let stats = RefCell::new(Stats::default());
-    let mut runner = TestRunner::new(config);
-    let result = runner.run(&prog(), |prog| {
-        check_program_against_all_runs(&prog, &stats);
-        Ok(())
-    });
-    let stats = stats.into_inner();
-    eprintln!("{stats:#?}");
-    if let Err(e) = result {
-        panic!("{e}");
-    }
-    let decided = stats.default.safe + stats.default.unsafe_;
-    assert!(2 * decided >= stats.programs, "only {decided} of {} programs decided: {stats:#?}", stats.programs);
-}
-
-/// Checks one saved program (`RANDOM_PROGRAMS_FILE=path`, e.g. from `RANDOM_PROGRAMS_LOG`) with
-/// the two configurations of the property, printing the verdicts; `RANDOM_PROGRAMS_ONLY=default`
-/// or `unguarded` runs one of them.
-#[test]
-#[ignore]
-fn one_saved_program() {
-    let Ok(path) = std::env::var("RANDOM_PROGRAMS_FILE") else { return };
-    let source = std::fs::read_to_string(&path).expect("readable program");
+/// The engine's settings for the generated programs (also for saved ones).
+fn default_config() -> Config {
     let mut default = Config::default_for_cli();
     default.loop_config.max_iterations = 12;
     default.time_budget_ms = Some(3000);
     tune_from_environment(&mut default);
-    let unguarded = Config { random_runs: 0, ..default.clone() };
-    let only = std::env::var("RANDOM_PROGRAMS_ONLY").ok();
-    for (config, label) in [(&default, "default"), (&unguarded, "unguarded")] {
-        if only.as_deref().is_some_and(|o| o != label) {
-            continue;
+    default
+}
+
+fn env_number(name: &str) -> Option<u64> {
+    std::env::var(name).ok().and_then(|s| s.parse().ok())
+}
+
+/// `RANDOM_PROGRAMS_CASES` (or proptest's `PROPTEST_CASES`), else [`DEFAULT_CASES`].
+fn cases() -> u32 {
+    env_number("RANDOM_PROGRAMS_CASES").or_else(|| env_number("PROPTEST_CASES")).map_or(DEFAULT_CASES, |n| n as u32)
+}
+
+/// The folder of regression programs: minimised failures of the long runs, checked by
+/// [`saved_programs_agree_with_all_runs`].
+fn regression_dir() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/random-programs")
+}
+
+/// Programs per proptest run in the long mode: a failure is shrunk and saved, and the next
+/// chunk goes on with the next seed.
+const CHUNK: u32 = 50;
+
+/// Runs `cases` generated programs from `seed`; returns the shrunk failing program (as saved
+/// text) and the failure, if any.
+fn run_seed(seed: u64, cases: u32, stats: &RefCell<Stats>) -> Option<(String, String)> {
+    let config = ProptestConfig {
+        cases,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(seed),
+        failure_persistence: None,
+        max_shrink_iters: 256,
+        max_shrink_time: 300_000,
+        ..ProptestConfig::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&prog(), |prog| {
+        check_program_against_all_runs(&prog, stats);
+        Ok(())
+    });
+    match result {
+        Ok(()) => None,
+        Err(proptest::test_runner::TestError::Fail(reason, prog)) => {
+            let ranges = prog.ranges();
+            let source = with_final_check(&prog, &combinations(&ranges)).unwrap_or_default();
+            Some((saved_text(&ranges, seed, &reason.to_string(), &source), reason.to_string()))
         }
-        let start = std::time::Instant::now();
-        let outcome = check_source(&source, "random.c", config, &mut |_| {}, &|| false);
-        eprintln!("{label}: {} in {} ms ({:?})", outcome.verdict.name(), start.elapsed().as_millis(), outcome.reason);
+        Err(e) => Some((String::new(), e.to_string())),
+    }
+}
+
+/// A regression program: its input ranges on the first line, then how it was found, then C.
+fn saved_text(ranges: &[(i64, i64)], seed: u64, reason: &str, source: &str) -> String {
+    let ranges: Vec<String> = ranges.iter().map(|(lo, hi)| format!("{lo}..={hi}")).collect();
+    let first_line = reason.lines().next().unwrap_or("");
+    format!("// inputs: {}\n// found by random_programs with seed {seed}: {first_line}\n{source}", ranges.join(", "))
+}
+
+/// The input ranges from a saved program's first line.
+fn saved_ranges(text: &str) -> Option<Vec<(i64, i64)>> {
+    let line = text.lines().next()?.strip_prefix("// inputs:")?;
+    line.split(',').map(str::trim).filter(|r| !r.is_empty()).map(|r| r.split_once("..=").and_then(|(lo, hi)| Some((lo.trim().parse().ok()?, hi.trim().parse().ok()?)))).collect()
+}
+
+/// The bounded form runs [`DEFAULT_CASES`] programs from a fixed seed (the same programs on
+/// every machine). The long form: `RANDOM_PROGRAMS_CASES=N` programs from
+/// `RANDOM_PROGRAMS_SEED` (default 1) in chunks of [`CHUNK`] seeds; with
+/// `RANDOM_PROGRAMS_FAILURES=DIR` every shrunk failure is written to `DIR/seedN.c` (in the
+/// format of `tests/random-programs/`) and the run goes on.
+#[test]
+fn random_programs_agree_with_all_runs() {
+    let cases = cases();
+    let first_seed = env_number("RANDOM_PROGRAMS_SEED").unwrap_or(1);
+    let failures_dir = std::env::var("RANDOM_PROGRAMS_FAILURES").ok();
+    let stats = RefCell::new(Stats::default());
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let chunks = cases.div_ceil(CHUNK);
+    for chunk in 0..chunks {
+        let seed = first_seed + u64::from(chunk);
+        let n = CHUNK.min(cases - chunk * CHUNK);
+        let Some((saved, reason)) = run_seed(seed, n, &stats) else { continue };
+        if let Some(dir) = &failures_dir {
+            let _ = std::fs::create_dir_all(dir);
+            let path = format!("{dir}/seed{seed}.c");
+            let _ = std::fs::write(&path, &saved);
+            eprintln!("failure with seed {seed} written to {path}");
+        }
+        failures.push(format!("seed {seed}: {reason}\n{saved}"));
+        if failures_dir.is_none() {
+            break;
+        }
+    }
+    let stats = stats.into_inner();
+    eprintln!("{stats:#?}\n{} programs in {:.0} s", stats.programs, started.elapsed().as_secs_f64());
+    assert!(failures.is_empty(), "{} failing seeds; the first:\n{}", failures.len(), failures[0]);
+    let decided = stats.default.safe + stats.default.unsafe_;
+    assert!(2 * decided >= stats.programs, "only {decided} of {} programs decided: {stats:#?}", stats.programs);
+}
+
+/// The saved programs in `tests/random-programs/` (or the one file `RANDOM_PROGRAMS_FILE`)
+/// agree with all their runs, with the same two configurations.
+#[test]
+fn saved_programs_agree_with_all_runs() {
+    let files: Vec<std::path::PathBuf> = match std::env::var("RANDOM_PROGRAMS_FILE") {
+        Ok(path) => vec![path.into()],
+        Err(_) => {
+            let mut files: Vec<_> = std::fs::read_dir(regression_dir()).expect("tests/random-programs").flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
+            files.sort();
+            files
+        }
+    };
+    assert!(!files.is_empty(), "no saved programs");
+    let stats = RefCell::new(Stats::default());
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable program");
+        let ranges = saved_ranges(&text).unwrap_or_else(|| panic!("{}: the first line gives the input ranges", path.display()));
+        check_source_against_all_runs(&text, &combinations(&ranges), &stats);
+    }
+    let stats = stats.into_inner();
+    eprintln!("{stats:#?}");
+    assert_eq!(stats.programs as usize, files.len(), "every saved program is checked: {stats:#?}");
+}
+
+/// Writes the programs of one seed to `RANDOM_PROGRAMS_SAVE=DIR` in the saved format (to add
+/// regression programs by hand); checks that the format reads back.
+#[test]
+fn saved_format_reads_back() {
+    let ranges = [(-3, 2), (0, 1), (250, 255)];
+    let text = saved_text(&ranges, 7, "SAFE, but some input reaches the error", "int main() { return 0; }\n");
+    assert_eq!(saved_ranges(&text), Some(ranges.to_vec()));
+    assert!(text.ends_with("int main() { return 0; }\n"));
+    if let Ok(dir) = std::env::var("RANDOM_PROGRAMS_SAVE") {
+        let seed = env_number("RANDOM_PROGRAMS_SEED").unwrap_or(1);
+        let mut runner = TestRunner::new(ProptestConfig { rng_seed: proptest::test_runner::RngSeed::Fixed(seed), ..ProptestConfig::default() });
+        for k in 0..cases() {
+            let prog = prog().new_tree(&mut runner).expect("a program").current();
+            let ranges = prog.ranges();
+            if let Some(source) = with_final_check(&prog, &combinations(&ranges)) {
+                let _ = std::fs::create_dir_all(&dir);
+                let _ = std::fs::write(format!("{dir}/seed{seed}_{k}.c"), saved_text(&ranges, seed, "saved by hand", &source));
+            }
+        }
     }
 }
