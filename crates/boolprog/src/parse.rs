@@ -485,6 +485,26 @@ impl Parser {
     }
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
+        // blocks, `if` and `while` bodies recurse through here
+        self.deeper("statements nested too deeply")?;
+        let r = self.statement_inner(out);
+        self.depth -= 1;
+        r
+    }
+
+    /// One more level of recursion, or an error (once per nesting) past [`MAX_DEPTH`].
+    fn deeper(&mut self, what: &str) -> PResult<()> {
+        if self.depth >= MAX_DEPTH {
+            if !self.diags.iter().any(|d| d.message.starts_with(what)) {
+                self.diags.push(Diagnostic::error(self.span(), format!("{what} (more than {MAX_DEPTH} levels)")));
+            }
+            return Err(());
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn statement_inner(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         let start = self.span();
         let mut label = None;
         // `L1: L2: s` (several labels on one statement) becomes `L1: skip; L2: s`.
@@ -720,7 +740,10 @@ impl Parser {
             let then_branch = self.sequence(&["else", "elsif", "elif", "fi"]);
             let else_branch = if self.eat_word("elsif") || self.eat_word("elif") {
                 let start = self.prev_span();
-                let kind = self.if_rest()?;
+                self.deeper("statements nested too deeply")?;
+                let kind = self.if_rest();
+                self.depth -= 1;
+                let kind = kind?;
                 // The nested `if_rest` consumed the shared `fi`.
                 return Ok(StmtKind::If {
                     cond,
@@ -740,7 +763,10 @@ impl Parser {
                 if self.is_word("if") {
                     let start = self.span();
                     self.bump();
-                    let kind = self.if_rest()?;
+                    self.deeper("statements nested too deeply")?;
+                    let kind = self.if_rest();
+                    self.depth -= 1;
+                    let kind = kind?;
                     vec![Stmt { kind, label: None, origin: None, span: start.cover(self.prev_span()) }]
                 } else {
                     self.block()?
@@ -795,37 +821,43 @@ impl Parser {
         Ok(left)
     }
 
-    fn or(&mut self) -> PResult<Expr> {
-        let mut left = self.and()?;
-        while self.eat_punct("|") || self.eat_punct("||") {
-            let right = self.and()?;
-            left = Expr::Or(Box::new(left), Box::new(right));
+    /// A left-deep chain `a | b | c ...` is as deep as it is long: each operator is one level
+    /// (later passes recurse over the tree), restored when the chain ends.
+    fn chained(&mut self, operand: fn(&mut Self) -> PResult<Expr>, operator: fn(&mut Self) -> Option<fn(Box<Expr>, Box<Expr>) -> Expr>) -> PResult<Expr> {
+        let saved = self.depth;
+        let r = self.chain_from(operand, operator);
+        self.depth = saved;
+        r
+    }
+
+    fn chain_from(&mut self, operand: fn(&mut Self) -> PResult<Expr>, operator: fn(&mut Self) -> Option<fn(Box<Expr>, Box<Expr>) -> Expr>) -> PResult<Expr> {
+        let mut left = operand(self)?;
+        while let Some(make) = operator(self) {
+            self.deeper("expression too long or nested too deeply")?;
+            let right = operand(self)?;
+            left = make(Box::new(left), Box::new(right));
         }
         Ok(left)
+    }
+
+    fn or(&mut self) -> PResult<Expr> {
+        self.chained(Self::and, |p| (p.eat_punct("|") || p.eat_punct("||")).then_some(Expr::Or as fn(_, _) -> _))
     }
 
     fn and(&mut self) -> PResult<Expr> {
-        let mut left = self.equality()?;
-        while self.eat_punct("&") || self.eat_punct("&&") {
-            let right = self.equality()?;
-            left = Expr::And(Box::new(left), Box::new(right));
-        }
-        Ok(left)
+        self.chained(Self::equality, |p| (p.eat_punct("&") || p.eat_punct("&&")).then_some(Expr::And as fn(_, _) -> _))
     }
 
     fn equality(&mut self) -> PResult<Expr> {
-        let mut left = self.unary()?;
-        loop {
-            if self.eat_punct("=") || self.eat_punct("==") {
-                let right = self.unary()?;
-                left = Expr::Eq(Box::new(left), Box::new(right));
-            } else if self.eat_punct("!=") || self.eat_punct("^") {
-                let right = self.unary()?;
-                left = Expr::Xor(Box::new(left), Box::new(right));
+        self.chained(Self::unary, |p| {
+            if p.eat_punct("=") || p.eat_punct("==") {
+                Some(Expr::Eq as fn(_, _) -> _)
+            } else if p.eat_punct("!=") || p.eat_punct("^") {
+                Some(Expr::Xor as fn(_, _) -> _)
             } else {
-                return Ok(left);
+                None
             }
-        }
+        })
     }
 
     fn unary(&mut self) -> PResult<Expr> {

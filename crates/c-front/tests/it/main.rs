@@ -6,6 +6,7 @@ mod acceleration;
 mod benchmarks;
 mod conventions;
 mod gcc;
+mod gcc_random;
 mod lowering;
 mod malformed;
 mod nesting;
