@@ -220,3 +220,107 @@ fn points_to_agrees_with_steensgaard() {
         }
     }
 }
+
+/// The concrete integer state at the end of a run: the values of `names` (globals; `arr`
+/// element-wise, `s0` as `s0.f`) before the last statement executed.
+fn final_state(program: &c_ir::Program, names: &[&str], inputs: &mut dyn FnMut(&c_ir::Type, Option<u32>) -> i128) -> Option<Vec<i128>> {
+    use c_ir::{Expr, ExprKind, Type};
+    let global = |name: &str| program.globals.iter().copied().find(|g| program.var(*g).name == name);
+    let mut exprs = Vec::new();
+    for &n in names {
+        let id = global(n)?;
+        let var = Expr::var(id, program.var(id).ty.clone());
+        match n {
+            "arr" => exprs.extend((0..4).map(|k| Expr { kind: ExprKind::Index(Box::new(var.clone()), Box::new(Expr::int(k, Type::LONG))), ty: Type::INT })),
+            "s0" => exprs.push(Expr { kind: ExprKind::Field(Box::new(var), 0), ty: Type::INT }),
+            _ => exprs.push(var),
+        }
+    }
+    let current = std::cell::Cell::new(None::<u32>);
+    let mut last = None;
+    let mut observe = |at: c_ir::StmtRef, st: &interp::State| {
+        current.set(Some(program.stmt(at).span.start));
+        last = exprs.iter().map(|e| st.eval(e)).collect::<Option<Vec<i128>>>();
+    };
+    let mut input = |t: &c_ir::Type| inputs(t, current.get());
+    let limits = Limits { record_path: false, ..Limits::new(20_000) };
+    let result = interp::run_observed(program, &mut input, &limits, &mut observe);
+    matches!(result.outcome, interp::Outcome::Returned(_)).then_some(last).flatten()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// Every run of the original is matched by a run of the hidden program that ends with the
+    /// same values of the concrete integer variables: the hidden program's `NONDET` choices
+    /// are searched (0/1 for each, depth-first, at most 512 runs).
+    #[test]
+    fn hidden_program_simulates_the_original(
+        stmts in proptest::collection::vec((0u8..10, 0u8..8, 0usize..6, 0usize..6), 1..8),
+        picks in proptest::collection::vec(0usize..64, 1..3),
+        seed in any::<u64>(),
+    ) {
+        let source = program(&stmts);
+        let start = Analysis::new(&source, "random.c", "", Default::default()).unwrap();
+        let candidates = hideable(&start);
+        let initial: Vec<VarId> = picks.iter().map(|k| candidates[k % candidates.len()]).fold(Vec::new(), |mut acc, v| { if !acc.contains(&v) { acc.push(v) } acc });
+        let mut a = Analysis::from_program(&source, start.program.clone(), Vec::new(), initial, Vec::new(), Default::default());
+        a.closure();
+        if let Some((matched, runs, why)) = simulation(&source, &a, seed) {
+            prop_assert!(matched || runs > 512, "{why}");
+        }
+    }
+}
+
+/// Searches a run of the hidden program that ends like the original's run on inputs from
+/// `seed`: (matched, runs tried, explanation); `None` when the original stops early.
+fn simulation(source: &str, a: &Analysis, seed: u64) -> Option<(bool, usize, String)> {
+        let names: Vec<&str> = ["g0", "g1", "g2", "arr", "s0"].into_iter().filter(|n| a.program.lookup(&Scope::Global, n).is_some_and(|v| !a.hidden.contains(v))).collect();
+        let t = transform(&a.program, &source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+        let original = c_front::lower(&source, "random.c", &c_front::LowerOptions::default()).0.unwrap();
+        let hidden = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default()).0.unwrap();
+        let inputs: Vec<i128> = (0..32).map(|k| ((seed >> (k % 60)) % 19) as i128 - 9).collect();
+        let mut next = 0;
+        let Some(expected) = final_state(&original, &names, &mut |_, _| { next += 1; inputs[(next - 1) % 32] }) else {
+            return None; // the original stopped early (overflow, step limit): nothing to match
+        };
+        let offsets: Vec<u32> = t.nondets.iter().map(|m| m.offset).collect();
+        let mut prefixes: Vec<Vec<i128>> = vec![Vec::new()];
+        let mut runs = 0;
+        let mut matched = false;
+        while let Some(prefix) = prefixes.pop() {
+            runs += 1;
+            if runs > 512 { break; }
+            let (mut next, mut used) = (0usize, Vec::new());
+            let end = final_state(&hidden, &names, &mut |_, at| {
+                if at.is_some_and(|s| offsets.contains(&s)) {
+                    let v = prefix.get(used.len()).copied().unwrap_or(0);
+                    used.push(v);
+                    v
+                } else {
+                    next += 1;
+                    inputs[(next - 1) % 32]
+                }
+            });
+            if end.as_ref() == Some(&expected) { matched = true; break; }
+            for j in prefix.len()..used.len() {
+                let mut p = used[..j].to_vec();
+                p.push(1);
+                prefixes.push(p);
+            }
+        }
+        let why = format!("no run of the hidden program ends like the original ({expected:?} over {names:?})\nhidden:\n{}\n{}", a.abstraction_file(), t.text);
+        Some((matched, runs, why))
+}
+
+#[test]
+fn simulation_search_finds_the_branch_the_original_took() {
+    let source = format!("{HEADER}  g0 = __VERIFIER_nondet_int();\n  if (g0 > 0) {{ g1 = 3; }}\n  return 0;\n}}\n");
+    let mut a = Analysis::new(&source, "s.c", "(global) g0\n", Default::default()).unwrap();
+    a.closure();
+    assert!(!a.hidden.contains(a.program.lookup(&Scope::Global, "g1").unwrap()));
+    // inputs from seed 0 are -9 (the branch is not taken), from this seed positive
+    let (matched, runs, why) = simulation(&source, &a, 14).unwrap();
+    assert!(matched, "{why}");
+    assert!(runs > 1, "the first run (NONDET = 0) skips the branch the original took");
+}
