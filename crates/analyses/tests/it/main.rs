@@ -4,6 +4,7 @@ use c_ir::Program;
 
 mod affine;
 mod bmc;
+mod fixpoint;
 mod heap;
 mod polynomial;
 mod summaries;
