@@ -1,54 +1,11 @@
 //! `predabs bench`: run SV-COMP tasks (`.yml`, `unreach-call`) in child processes with a hard
 //! time limit, compare with the expected verdict and print a table and a summary line.
 
+use crate::task::{parse_task, Task};
 use playground_api::{Mode, Options, RefineMethod, Request};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
-
-/// One SV-COMP task with an `unreach-call` property.
-pub struct Task {
-    pub yml: PathBuf,
-    pub input: PathBuf,
-    /// `Some(true)`: the error is unreachable (SAFE expected).
-    pub expected_safe: Option<bool>,
-    pub data_model: String,
-}
-
-/// Reads the few fields of an SV-COMP task definition we need (format 1.x/2.0).
-pub fn parse_task(yml: &Path) -> Option<Task> {
-    let text = std::fs::read_to_string(yml).ok()?;
-    let mut input = None;
-    let mut expected = None;
-    let mut data_model = "ILP32".to_string();
-    let mut in_unreach = false;
-    for raw in text.lines() {
-        let line = raw.trim();
-        let unquote = |s: &str| s.trim().trim_matches(['\'', '"']).to_string();
-        if let Some(rest) = line.strip_prefix("input_files:") {
-            let rest = rest.trim();
-            if !rest.is_empty() {
-                input = Some(unquote(rest.trim_start_matches('[').trim_end_matches(']')));
-            }
-        } else if input.is_none() && line.starts_with("- ") && !line.contains(':') {
-            input = Some(unquote(&line[2..]));
-        } else if let Some(rest) = line.strip_prefix("- property_file:") {
-            in_unreach = rest.contains("unreach-call");
-        } else if let Some(rest) = line.strip_prefix("expected_verdict:") {
-            if in_unreach {
-                expected = match rest.trim() {
-                    "true" => Some(true),
-                    "false" => Some(false),
-                    _ => None,
-                };
-            }
-        } else if let Some(rest) = line.strip_prefix("data_model:") {
-            data_model = rest.trim().to_string();
-        }
-    }
-    let input = yml.parent()?.join(input?);
-    Some(Task { yml: yml.to_path_buf(), input, expected_safe: expected, data_model })
-}
 
 fn collect_tasks(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -155,7 +112,8 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
         row.note = format!("crashed ({status})");
         return row;
     };
-    row.verdict = json["sv_comp"].as_str().unwrap_or("unknown").to_string();
+    // `false(unreach-call)` counts as `false`
+    row.verdict = json["sv_comp"].as_str().unwrap_or("unknown").split('(').next().unwrap_or("unknown").to_string();
     row.iterations = json["iterations"].as_array().map(|a| a.len() as u64).unwrap_or(0);
     row.predicates = json["statistics"]["predicates"].as_u64().unwrap_or(0);
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
@@ -210,7 +168,7 @@ pub fn run_bench(
     if let Some(f) = filter {
         ymls.retain(|p| p.to_string_lossy().contains(f));
     }
-    let tasks: Vec<Task> = ymls.iter().filter_map(|y| parse_task(y)).filter(|t| t.expected_safe.is_some()).collect();
+    let tasks: Vec<Task> = ymls.iter().filter_map(|y| parse_task(y).ok()).filter(|t| t.has_unreach_call && t.expected_safe.is_some()).collect();
     if tasks.is_empty() {
         return Err("no SV-COMP tasks with an unreach-call property found".into());
     }

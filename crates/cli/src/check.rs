@@ -8,8 +8,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
+#[command(after_help = crate::task::CHECK_EXIT_CODES)]
 pub(crate) struct CheckArgs {
+    /// A C file, or an SV-COMP task file (.yml).
     file: PathBuf,
+    /// Write an SV-COMP witness (format 2.0, YAML) for a SAFE or UNSAFE verdict.
+    #[arg(long, value_name = "OUT.yml")]
+    witness: Option<PathBuf>,
     /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
     #[arg(long, value_enum, default_value = "wp")]
     refine: RefineArg,
@@ -71,7 +76,8 @@ fn emit(value: serde_json::Value) {
     let _ = out.flush();
 }
 
-pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
+pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
+    (args.file, args.engine.data_model) = crate::task::input(&args.file, &args.engine.data_model)?;
     let mut options = options_from(&args.engine);
     options.refine = refine_from(args.refine);
     options.max_iterations = args.max_iterations;
@@ -95,13 +101,14 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             Event::Iteration { snapshot } => emit(serde_json::json!({ "event": "iteration", "iteration": snapshot })),
             Event::Done { .. } => {}
         };
-        let outcome = playground_api::run(&request, &mut stream, &|| false);
+        let mut outcome = playground_api::run(&request, &mut stream, &|| false);
+        let written = crate::witness::after_check(&mut outcome, args.witness.as_deref(), &request);
         let mut value = serde_json::to_value(&outcome).map_err(|e| format!("cannot serialise the result: {e}"))?;
         if let Some(map) = value.as_object_mut() {
             map.insert("event".into(), "verdict".into());
         }
         emit(value);
-        return Ok(exit_code(&outcome));
+        return Ok(crate::witness::report_written(written, exit_code(&outcome)));
     }
     let verbose = !args.json;
     let mut progress = |event: Event| {
@@ -111,9 +118,10 @@ pub(crate) fn run(args: CheckArgs) -> Result<ExitCode, String> {
             }
         }
     };
-    let outcome = playground_api::run(&request, &mut progress, &|| false);
+    let mut outcome = playground_api::run(&request, &mut progress, &|| false);
+    let written = crate::witness::after_check(&mut outcome, args.witness.as_deref(), &request);
     let file = args.file.clone();
-    Ok(finish(&outcome, args.json, |o| human(o, &file)))
+    Ok(crate::witness::report_written(written, finish(&outcome, args.json, |o| human(o, &file))))
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {

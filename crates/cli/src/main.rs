@@ -2,6 +2,8 @@
 
 mod bench;
 mod shape;
+mod task;
+mod witness;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use playground_api::{Mode, Options, Outcome, RefineMethod, Request, Strategy, Verdict};
@@ -89,8 +91,13 @@ enum Command {
         json: bool,
     },
     /// Verify that the error location is unreachable with the CEGAR loop.
+    #[command(after_help = task::CHECK_EXIT_CODES)]
     Check {
+        /// A C file, or an SV-COMP task file (.yml).
         file: PathBuf,
+        /// Write an SV-COMP witness (format 2.0, YAML) for a SAFE or UNSAFE verdict.
+        #[arg(long, value_name = "OUT.yml")]
+        witness: Option<PathBuf>,
         /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
         #[arg(long, value_enum, default_value = "wp")]
         refine: RefineArg,
@@ -104,6 +111,27 @@ enum Command {
         predicates: Option<PathBuf>,
         #[command(flatten)]
         engine: EngineArgs,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate an SV-COMP witness (format 2.0): follow a violation witness in the interpreter,
+    /// or check a correctness witness's invariants by induction and as assertions.
+    #[command(after_help = task::VALIDATE_EXIT_CODES)]
+    Validate {
+        /// A C file, or an SV-COMP task file (.yml).
+        file: PathBuf,
+        #[arg(long, value_name = "W.yml")]
+        witness: PathBuf,
+        /// C data model of a C file: LP64 or ILP32 (a task file gives its own).
+        #[arg(long = "data-model", default_value = "LP64")]
+        data_model: String,
+        /// Time budget in seconds for each re-verification of a correctness witness.
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        /// Correctness witnesses: VALID only when the invariants prove the program by induction
+        /// on their own (true but weaker invariants are then UNKNOWN).
+        #[arg(long)]
+        strict: bool,
         #[arg(long)]
         json: bool,
     },
@@ -286,7 +314,9 @@ fn run() -> Result<ExitCode, String> {
                 }
             }))
         }
-        Command::Check { file, refine, max_iterations, timeout, predicates, engine, json } => {
+        Command::Check { file, witness: witness_out, refine, max_iterations, timeout, predicates, engine, json } => {
+            let (file, data_model) = task::input(&file, &engine.data_model)?;
+            let engine = EngineArgs { data_model, ..engine };
             let mut options = options_from(&engine);
             options.refine = refine_from(refine);
             options.max_iterations = max_iterations;
@@ -301,8 +331,9 @@ fn run() -> Result<ExitCode, String> {
                 },
                 options,
             };
-            let outcome = playground_api::run(&request, &mut progress_printer(!json), &|| false);
-            Ok(finish(&outcome, json, |o| {
+            let mut outcome = playground_api::run(&request, &mut progress_printer(!json), &|| false);
+            let written = witness::after_check(&mut outcome, witness_out.as_deref(), &request);
+            let code = finish(&outcome, json, |o| {
                 println!("iterations: {}", o.iterations.len());
                 if !o.final_predicates.trim().is_empty() {
                     println!("predicates:\n{}", o.final_predicates.trim_end());
@@ -319,7 +350,11 @@ fn run() -> Result<ExitCode, String> {
                     Verdict::Safe => print_invariants(o),
                     Verdict::Unknown => {}
                 }
-            }))
+            });
+            Ok(witness::report_written(written, code))
+        }
+        Command::Validate { file, witness, data_model, timeout, strict, json } => {
+            witness::validate(&witness::ValidateSettings { file: &file, witness: &witness, data_model: &data_model, timeout, json, strict })
         }
         Command::Export { file } => {
             let source = read(&file)?;

@@ -320,3 +320,177 @@ pub fn instrument(index: &SourceIndex, checks: &[(u32, String)]) -> (String, u32
         None => (out, 0),
     }
 }
+
+/// The IR loop heads that lie in `site` (innermost loop around their statement).
+fn heads_of(program: &Program, index: &SourceIndex, site: &LoopSite) -> Vec<c_ir::StmtRef> {
+    let mut out = Vec::new();
+    for proc in program.proc_ids() {
+        for h in program.proc(proc).loop_heads() {
+            let at = c_ir::StmtRef { proc, index: h };
+            if index.loop_at(program.stmt(at).span.start).is_some_and(|l| l.keyword == site.keyword) {
+                out.push(at);
+            }
+        }
+    }
+    out
+}
+
+/// What executing a procedure may write: variables, and whether memory (through pointers,
+/// fields, arrays, `free`) is written. `None` in `vars` position is never produced: callees'
+/// writes to their own locals are dropped, their writes to globals kept.
+struct Writes {
+    vars: Vec<VarId>,
+    memory: bool,
+}
+
+fn writes_of(program: &Program, proc: ProcId, range: std::ops::RangeInclusive<usize>, seen: &mut Vec<ProcId>, out: &mut Writes) {
+    let body = &program.proc(proc).body;
+    for stmt in body.iter().take(range.end() + 1).skip(*range.start()) {
+        let lhs = match &stmt.kind {
+            c_ir::StmtKind::Assign { lhs, .. } | c_ir::StmtKind::Havoc { lhs } => Some(lhs),
+            c_ir::StmtKind::Malloc { lhs, .. } => Some(lhs),
+            c_ir::StmtKind::Call { lhs, callee, .. } => {
+                if !seen.contains(callee) {
+                    seen.push(*callee);
+                    let n = program.proc(*callee).body.len();
+                    if n > 0 {
+                        let mut inner = Writes { vars: Vec::new(), memory: false };
+                        writes_of(program, *callee, 0..=n - 1, seen, &mut inner);
+                        out.memory |= inner.memory;
+                        out.vars.extend(inner.vars.into_iter().filter(|v| program.var(*v).kind == VarKind::Global));
+                    }
+                }
+                lhs.as_ref()
+            }
+            c_ir::StmtKind::Free { .. } => {
+                out.memory = true;
+                None
+            }
+            _ => None,
+        };
+        match lhs.map(|e| &e.kind) {
+            Some(ExprKind::Var(v)) => out.vars.push(*v),
+            Some(_) => out.memory = true,
+            None => {}
+        }
+    }
+}
+
+fn nondet_function(ty: &Type) -> Option<(&'static str, &'static str)> {
+    Some(match ty {
+        Type::Bool => ("__VERIFIER_nondet_predabs_bool", "_Bool"),
+        Type::Int { bits: 8, signed: true } => ("__VERIFIER_nondet_predabs_s8", "signed char"),
+        Type::Int { bits: 8, signed: false } => ("__VERIFIER_nondet_predabs_u8", "unsigned char"),
+        Type::Int { bits: 16, signed: true } => ("__VERIFIER_nondet_predabs_s16", "short"),
+        Type::Int { bits: 16, signed: false } => ("__VERIFIER_nondet_predabs_u16", "unsigned short"),
+        Type::Int { bits: 32, signed: true } => ("__VERIFIER_nondet_predabs_s32", "int"),
+        Type::Int { bits: 32, signed: false } => ("__VERIFIER_nondet_predabs_u32", "unsigned int"),
+        Type::Int { bits: 64, signed: true } => ("__VERIFIER_nondet_predabs_s64", "long long"),
+        Type::Int { bits: 64, signed: false } => ("__VERIFIER_nondet_predabs_u64", "unsigned long long"),
+        _ => return None,
+    })
+}
+
+/// The assignments that give every variable the loop may change an arbitrary value
+/// (`x = __VERIFIER_nondet_predabs_s32();`), or why that is not possible.
+fn havoc_statements(program: &Program, index: &SourceIndex, site: &LoopSite) -> Result<Vec<(String, &'static str, &'static str)>, String> {
+    let heads = heads_of(program, index, site);
+    let Some(first) = heads.first() else { return Err("no loop head of the program lies in this loop".into()) };
+    let proc = first.proc;
+    let mut writes = Writes { vars: Vec::new(), memory: false };
+    for h in &heads {
+        let body = &program.proc(h.proc).body;
+        let last = body
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(&s.kind, c_ir::StmtKind::Goto { targets } if targets.contains(&h.index)))
+            .map(|(i, _)| i)
+            .max()
+            .unwrap_or(h.index as usize);
+        writes_of(program, h.proc, h.index as usize..=last, &mut vec![h.proc], &mut writes);
+    }
+    if writes.memory {
+        return Err("the loop writes memory (through pointers, fields or arrays)".into());
+    }
+    let printer = Printer { program, index, proc, at: scope_point(site) };
+    let mut out: Vec<(String, &'static str, &'static str)> = Vec::new();
+    for v in writes.vars {
+        let var = program.var(v);
+        if !matches!(var.kind, VarKind::Global | VarKind::Local(_) | VarKind::Formal(..)) {
+            continue;
+        }
+        if !printer.nameable(v) {
+            let inside = site.keyword <= var.span.start && var.span.start < site.end;
+            if inside {
+                continue; // declared in the body: not live across iterations
+            }
+            return Err(format!("the loop changes `{}`, which cannot be named at the loop", var.source_name));
+        }
+        let Some((f, t)) = nondet_function(&var.ty) else { return Err(format!("the loop changes `{}`, which is not an integer", var.source_name)) };
+        if !out.iter().any(|(n, _, _)| *n == var.source_name) {
+            out.push((var.source_name.clone(), f, t));
+        }
+    }
+    Ok(out)
+}
+
+/// The source with each invariant checked by induction at its loop (a `while` or `for`): the
+/// invariant is asserted when the loop is reached, the variables the loop changes get arbitrary
+/// values, the invariant is assumed, and one iteration runs, after which the invariant is
+/// asserted again and the path ends; a path that leaves the loop goes on with the rest of the
+/// program. The program is safe exactly when the invariants hold on entry, are preserved by
+/// every iteration, and, with the loop conditions' negations, keep the rest of the program safe:
+/// the invariants alone prove it. A prelude line declares the helper functions (second result:
+/// the number of lines it adds). Errors name a loop the check cannot handle.
+pub fn instrument_induction(program: &Program, index: &SourceIndex, checks: &[(u32, String)]) -> Result<(String, u32), String> {
+    let text = index.text();
+    let (err, decl) = error_call(index);
+    let mut prelude = String::from("extern void __VERIFIER_assume(int);");
+    if let Some(d) = decl {
+        prelude.push(' ');
+        prelude.push_str(d.trim_end());
+    }
+    let mut declared: Vec<&str> = Vec::new();
+    let mut edits: Vec<(u32, u32, String)> = Vec::new();
+    for site in &index.loops {
+        let invs: Vec<&str> = checks.iter().filter(|(k, _)| *k == site.keyword).map(|(_, t)| t.as_str()).collect();
+        if invs.is_empty() {
+            continue;
+        }
+        let (line, _) = index.line_col(site.keyword);
+        let inv = invs.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" && ");
+        let havoc = havoc_statements(program, index, site).map_err(|e| format!("loop at line {line}: {e}"))?;
+        let slice = |a: u32, b: u32| &text[a as usize..b as usize];
+        let (init, cond, step) = match (site.kind, site.header, site.semicolons) {
+            (LoopKind::While, Some((open, close)), _) => (String::new(), slice(open + 1, close).to_string(), String::new()),
+            (LoopKind::For, Some((open, close)), Some((s1, s2))) => (slice(open + 1, s1).to_string(), slice(s1 + 1, s2).to_string(), slice(s2 + 1, close).to_string()),
+            _ => return Err(format!("loop at line {line}: only `while` and `for` loops are checked by induction")),
+        };
+        let mut assigns = String::new();
+        for (name, f, t) in &havoc {
+            assigns.push_str(&format!("{name} = {f}(); "));
+            if !declared.contains(f) {
+                declared.push(f);
+                prelude.push_str(&format!(" extern {t} {f}(void);"));
+            }
+        }
+        let exit = if cond.trim().is_empty() { String::new() } else { format!(" else if (!({cond})) break;") };
+        let step = if step.trim().is_empty() { String::new() } else { format!(", {step}") };
+        let close = site.header.map(|(_, c)| c + 1).unwrap_or(site.keyword);
+        edits.push((
+            site.keyword,
+            close,
+            format!(
+                "{{ {init}; if (!({inv})) {err}; {assigns}__VERIFIER_assume({inv}); for (int __predabs_k = 0; ; __predabs_k = 1{step}) if (__predabs_k) {{ if (!({inv})) {err}; __VERIFIER_assume(0); }}{exit} else"
+            ),
+        ));
+        edits.push((site.end, site.end, " }".to_string()));
+    }
+    // later edits first; at one offset, the closing braces of inner loops (pushed first) first
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (start, end, replacement) in edits {
+        out.replace_range(start as usize..end as usize, &replacement);
+    }
+    Ok((format!("{prelude}\n{out}"), 1))
+}

@@ -204,6 +204,21 @@ fn correctness_witness_round_trips_and_instruments_the_loops() {
     expect_file!["../../../tests/witness/safe_for.instrumented.c"].assert_eq(&instrumented);
     // the instrumented program still lowers, with the same lines
     assert!(lower(&instrumented, name, DataModel::Lp64).is_ok());
+    // the induction form: `s` and `i` (what the loop changes) are havocked between the checks
+    let program = lower(&src, name, DataModel::Lp64).unwrap();
+    let (inductive, shift) = correctness::instrument_induction(&program, &index, &[(site.keyword, "s == 2 * i && i <= 5".into())]).unwrap();
+    assert_eq!(shift, 1);
+    expect_file!["../../../tests/witness/safe_for.induction.c"].assert_eq(&inductive);
+    assert!(lower(&inductive, name, DataModel::Lp64).is_ok());
+}
+
+#[test]
+fn loops_that_write_memory_are_not_checked_by_induction() {
+    let src = "void reach_error(void);\nint a[4];\nint main(void) {\n  int i = 0;\n  while (i < 4) { a[i] = i; i++; }\n  return 0;\n}\n";
+    let program = lower(src, "m.c", DataModel::Lp64).unwrap();
+    let index = SourceIndex::new(src);
+    let err = correctness::instrument_induction(&program, &index, &[(index.loops[0].keyword, "i <= 4".into())]).unwrap_err();
+    assert!(err.contains("writes memory"), "{err}");
 }
 
 #[test]
