@@ -204,7 +204,7 @@ fn run_one(session: &Session, program: &Program, hproc: c_ir::ProcId, digits: &[
     let mut lines = Vec::new();
     for (addr, val) in &heap.mem {
         match addr {
-            Val::Var(v) if session.program.var(*v).ty.is_pointer() => lines.push(format!("{} = {}", names.var_name(*v), describe(val))),
+            Val::Var(v) if session.program.var(*v).ty.is_pointer() && matches!(session.program.var(*v).kind, c_ir::VarKind::Formal(..)) => lines.push(format!("{} = {}", names.var_name(*v), describe(val))),
             Val::Slot(c, f) if fields.contains(f) => lines.push(format!("c{c}->{} = {}", names.field_name(*f), describe(val))),
             _ => {}
         }

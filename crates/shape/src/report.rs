@@ -291,7 +291,7 @@ pub fn run_view(session: &Session, source: &str, abs: &Abstraction, bound: u32, 
 }
 
 /// Model checking of one abstract program gives up (UNKNOWN) after this long.
-pub const MODEL_CHECK_BUDGET_MS: u64 = 60_000;
+pub const MODEL_CHECK_BUDGET_MS: u64 = 20_000;
 
 /// Runs the abstraction (with auto-hints if asked), model-checks, and replays violations.
 pub fn run(session: &Session, req: &Request) -> Report {

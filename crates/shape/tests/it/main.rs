@@ -1,1 +1,2 @@
+mod examples;
 mod wp_props;
