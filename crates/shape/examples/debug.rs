@@ -23,6 +23,7 @@ fn main() {
             for h in &run.hints { println!("  hint {} [{}]", h.text, h.origin); }
             if std::env::var("SHOW_PAIRS").is_ok() { for p in &run.pairs { println!("  pair {} {} @{} r{} {:?}", p.id, p.predicate, p.location, p.round, p.status); } }
             if std::env::var("SHOW_BP").is_ok() { println!("{}", r.boolean_program); }
+            if let Ok(path) = std::env::var("PML") { let _ = std::fs::write(path, r.promela.clone().unwrap_or_default()); }
             println!("{:?} {}", r.verdict, r.reason);
             if let Some(w) = &r.witness { println!("{:?}", w.heap); }
         }
