@@ -1,6 +1,7 @@
 //! The `predabs` command-line tool: lower, abstract, model check, verify (CEGAR) and benchmark.
 
 mod bench;
+mod paper;
 mod shape;
 mod task;
 mod witness;
@@ -71,6 +72,8 @@ enum Command {
         /// Record the explanation data (cube lattices, WP cases, solver log) in the JSON.
         #[arg(long)]
         explain: bool,
+        #[command(flatten)]
+        paper: paper::PaperArgs,
         #[arg(long)]
         json: bool,
     },
@@ -87,6 +90,9 @@ enum Command {
         /// Also report reaching this label as an error (repeatable; `ERROR` and `SLIC_ERROR` always are).
         #[arg(long = "error-label", value_name = "LABEL")]
         error_labels: Vec<String>,
+        /// BEBOP (path edges and summaries) or the pushdown system with post* (BOOP ch. 6).
+        #[arg(long, value_enum, default_value = "bebop")]
+        engine: paper::McEngine,
         #[arg(long)]
         json: bool,
     },
@@ -251,7 +257,13 @@ fn run() -> Result<ExitCode, String> {
             print!("{text}");
             Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
-        Command::Abstract { file, predicates, engine, invariants, explain, json } => {
+        Command::Abstract { file, predicates, engine, invariants, explain, paper, json } => {
+            if paper.any() {
+                if json || explain {
+                    return Err("--json and --explain are not available with --syntax, --query, --integers, --enforce or --points-to".into());
+                }
+                return paper::run_abstract(&file, predicates.as_deref(), &engine, &paper, invariants);
+            }
             let request = Request {
                 mode: Mode::Abstract,
                 source: read(&file)?,
@@ -279,7 +291,13 @@ fn run() -> Result<ExitCode, String> {
                 }
             }))
         }
-        Command::Mc { file, invariants, trace, error_labels, json } => {
+        Command::Mc { file, invariants, trace, error_labels, engine, json } => {
+            if engine == paper::McEngine::Pds {
+                if json || trace || invariants {
+                    return Err("--engine pds gives a verdict only: --json, --trace and --invariants need --engine bebop".into());
+                }
+                return paper::run_mc_pds(&file, &error_labels);
+            }
             let request = Request {
                 mode: Mode::BooleanProgram,
                 source: read(&file)?,
