@@ -1,7 +1,7 @@
 //! The examples gallery: the seed papers' programs and a few classic lock/driver programs,
 //! each with a short description and a lab note (markdown) for course labs.
 
-use crate::types::Mode;
+use crate::types::{Mode, RefineMethod, Technique};
 
 /// One gallery entry.
 #[derive(Clone, Copy, Debug)]
@@ -15,7 +15,15 @@ pub struct Example {
     pub predicates: &'static str,
     /// A guided exercise: what to predict, what to click, what to observe.
     pub lab_note: &'static str,
+    /// The settings the lab note assumes (opening the example selects them).
+    pub techniques: &'static [Technique],
+    pub refine: RefineMethod,
 }
+
+/// The textbook CEGAR loop alone.
+const TEXTBOOK: &[Technique] = &[Technique::Cegar];
+/// Every technique of the portfolio.
+const PORTFOLIO: &[Technique] = &Technique::ALL;
 
 // The seed programs that golden tests also read (c-front, abstraction) are kept once, in
 // `tests/programs/`. Keep their text stable: the browser tests and lab notes cite line numbers.
@@ -62,7 +70,9 @@ pub const ALL: &[Example] = &[
         description: "BOOP ch. 3: a Linux driver that increments its use count even when open fails.\nRun it and step through the iterations: predicates about locked and the return value appear until the two-opens trace is found.",
         source: TESTDEV,
         predicates: "",
-        lab_note: "## testdev\n\n**Predict.** The program opens the device at `A` and again at `B` without closing it. Will `unregister_chrdev` see a non-zero use count?\n\n**Click.** *Run* (Ctrl+Enter), then click iteration 1 in the timeline. Open the trace view.\n\n**Observe.** Iteration 1 only knows the predicate from the `assert`; every path is possible, so the abstract counterexample is spurious. Which statement makes its feasibility check fail (BOOP Fig 7.3)? Which predicates are added? In the last iteration the counterexample is real: read the concrete inputs and the replayed C trace.\n",
+        lab_note: "## testdev\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop; opening the example selects it), refinement *wp*.\n\n**Predict.** The program opens the device at `A` and again at `B` without closing it. Will `unregister_chrdev` see a non-zero use count?\n\n**Click.** *Run* (Ctrl+Enter), then click iteration 1 in the timeline. Open the trace view.\n\n**Observe.** Iteration 1 only knows the predicate from the `assert`; every path is possible, so the abstract counterexample is spurious. Which statement makes its feasibility check fail (BOOP Fig 7.3)? Which predicates are added? In the last iteration the counterexample is real: read the concrete inputs and the replayed C trace.\n",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "testdev-fixed",
@@ -71,7 +81,9 @@ pub const ALL: &[Example] = &[
         description: "The same driver with MOD_INC_USE_COUNT moved after locked = TRUE.\nThe verdict is SAFE: look at the invariants the final boolean program proves.",
         source: TESTDEV_FIXED,
         predicates: "",
-        lab_note: "## testdev, fixed\n\n**Predict.** Which predicates does the proof need? (Think of `usecount` and `locked`.)\n\n**Click.** *Run*, then open the invariants view of the last iteration.\n\n**Observe.** The invariant at the entry of `unregister_chrdev` relates the use count to the lock. Compare the number of iterations with the buggy version.\n",
+        lab_note: "## testdev, fixed\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop; opening the example selects it), refinement *wp*.\n\n**Predict.** Which predicates does the proof need? (Think of `usecount` and `locked`.)\n\n**Click.** *Run*, then open the invariants view of the last iteration.\n\n**Observe.** The invariant at the entry of `unregister_chrdev` contains `usecount == 0`: every open was released before the driver is unregistered. At the entry of `testdev_read` it contains `usecount - 1 == 0`: exactly one open is active while the device is read. Compare the number of iterations with the buggy version.\n",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "partition",
@@ -81,6 +93,8 @@ pub const ALL: &[Example] = &[
         source: PARTITION,
         predicates: PARTITION_PREDICATES,
         lab_note: "## partition\n\n**Predict.** What does `prev = curr` do to `{prev==NULL}`? What does `curr = nextCurr` do to `{curr==NULL}`?\n\n**Click.** *Run* in Abstract mode. Hover the boolean line of `prev = curr`; open the cube lattice for `{prev==NULL}`.\n\n**Observe.** The cube `{curr==NULL}` implies the weakest precondition, its negation implies the negated one: `choose({curr==NULL}, !{curr==NULL})`. For `curr = nextCurr` no cube works: the predicate becomes unknown. The invariant at `L` is `{curr!=NULL} && {curr->val>v} && ({prev->val<=v} || {prev==NULL})`.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "foo-bar",
@@ -90,6 +104,8 @@ pub const ALL: &[Example] = &[
         source: FOO_BAR,
         predicates: FOO_BAR_PREDICATES,
         lab_note: "## foo / bar\n\n**Predict.** Can `*p` alias `x` in `*p = *p + x`? What is `WP(*p = *p + x, *p <= 0)`?\n\n**Click.** *Run* in Abstract mode; select the statement `*p = *p + x` and open the WP view; then select the call `r = bar(p, x)`.\n\n**Observe.** Points-to analysis rules out the alias case, so the WP is `*p + x <= 0`, strengthened to `{*p<=0} && {x==0}`. At the call, the actual-parameter predicates `prm` are computed from `bar`'s formal predicates `E_f`, and `{*p<=0}` and `{r==0}` are updated from the return predicates.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "inc-foo-poly",
@@ -99,6 +115,8 @@ pub const ALL: &[Example] = &[
         source: INC_FOO,
         predicates: INC_FOO_POLY_PREDICATES,
         lab_note: "## inc / foo\n\n**Predict.** With the monomorphic predicates `x==2, x==3, x==4`, can the abstraction prove `c == 4` when `a == 2`?\n\n**Click.** *Run* in Abstract mode with the polymorphic predicate, then replace it with the monomorphic set and run again.\n\n**Observe.** With `x == 'x + 1`, the call `b = inc(a)` becomes `{b==3} := choose({a==2} && ret, ...)`: the symbolic constant `'x` is bound to the actual at each call site.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "increment",
@@ -108,6 +126,8 @@ pub const ALL: &[Example] = &[
         source: INCREMENT,
         predicates: INCREMENT_PREDICATES,
         lab_note: "## x = x + 1\n\n**Predict.** Which cubes over `{x<5}` and `{x==2}` imply `x + 1 < 5`?\n\n**Click.** *Run*, select `x = x + 1`, open the lattice for `{x<5}`.\n\n**Observe.** `{x==2}` is proven (so is `{x<5}` alone? no: `x = 4` is a counterexample); the result is `choose({x==2}, ...)`.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "counting-loop",
@@ -116,7 +136,9 @@ pub const ALL: &[Example] = &[
         description: "while (i < K) i = i + 1, then assert(i == K). Settings: techniques = cegar only.\nWith NEWTON (sp) each refinement learns one more value of i; with wp one predicate generalises.",
         source: COUNTING_LOOP,
         predicates: "",
-        lab_note: "## counting loop\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop); refinement *sp* (NEWTON), then *wp*.\n\n**Predict.** How many iterations does the loop need for K = 4? For K = 100?\n\n**Click.** *Run* with sp and count the timeline entries (K = 4: 4 iterations, predicates `i == 0`, `i == 1`, `i == 2`, `i == 3`). Set K to 100 and run again: the iteration bound stops the run with UNKNOWN after one new value of `i` per iteration (BOOP §7.4).\n\n**Then.** Switch the refinement to *wp* and run K = 100: SAFE after 3 iterations. The weakest precondition of the loop exit `i >= K` through `i = i + 1` is `i + 1 >= K`, and with it the abstraction proves `i <= K` at the loop head, whatever K is.\n\n**Portfolio.** With all techniques the program is SAFE at once: the verdict names the technique that decided it.\n",
+        lab_note: "## counting loop\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop); refinement *sp* (NEWTON), then *wp*.\n\n**Predict.** How many iterations does the loop need for K = 4? For K = 100?\n\n**Click.** *Run* with sp and count the timeline entries (K = 4: 4 iterations, predicates `i == 0`, `i == 1`, `i == 2`, `i == 3`). Set K to 100 and the iteration bound (Settings) to 10, and run again: UNKNOWN at the iteration bound, with one new value of `i` per iteration (BOOP §7.4).\n\n**Then.** Switch the refinement to *wp* and run K = 100: SAFE after 3 iterations. The weakest precondition of the loop exit `i >= K` through `i = i + 1` is `i + 1 >= K`, and with it the abstraction proves `i <= K` at the loop head, whatever K is.\n\n**Portfolio.** With all techniques the program is SAFE at once: the verdict names the technique that decided it.\n",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Sp,
     },
     Example {
         id: "mark",
@@ -126,6 +148,8 @@ pub const ALL: &[Example] = &[
         source: MARK,
         predicates: MARK_PREDICATES,
         lab_note: "## mark\n\n**Predict.** Which statements of the traversal can change `{this->mark==1}`?\n\n**Click.** *Run* in Abstract mode; hover `prev->next = tmp` and open its WP view.\n\n**Observe.** Morris' rule considers whether `prev->next` may alias `this`, `prev` or their fields; the points-to analysis decides which cases remain.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "lock",
@@ -134,7 +158,9 @@ pub const ALL: &[Example] = &[
         description: "SLAM's classic property: a lock is never acquired twice or released while free.\nThe loop's correlation between got and locked must be discovered.",
         source: LOCK,
         predicates: "",
-        lab_note: "## lock discipline\n\n**Predict.** Which predicates does CEGAR need? (Hint: the loop exits when `got == 0`.)\n\n**Click.** *Run*, then look at the predicates added in each iteration.\n\n**Observe.** `locked != 0` and `got != 0` are discovered; the final invariant at the loop head correlates them.\n",
+        lab_note: "## lock discipline\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop; opening the example selects it), refinement *wp*.\n\n**Predict.** Which predicates does CEGAR need? (Hint: the loop exits when `got == 0`.)\n\n**Click.** *Run*, then look at the predicates added in each iteration.\n\n**Observe.** `locked != 0` and `got != 0` are discovered; the final invariant at the loop head correlates them.\n",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "driver-state",
@@ -143,7 +169,9 @@ pub const ALL: &[Example] = &[
         description: "A request that can be completed twice when retries > 1.\nThe verdict is UNSAFE with a concrete value of retries.",
         source: DRIVER_STATE,
         predicates: "",
-        lab_note: "## driver state machine\n\n**Predict.** Which value of `retries` reaches the error?\n\n**Click.** *Run*, then read the concrete inputs and the C trace.\n\n**Observe.** The solver's model gives `retries` a value greater than 1; the interpreter replays it to `reach_error()`.\n",
+        lab_note: "## driver state machine\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop; opening the example selects it), refinement *wp*.\n\n**Predict.** Which value of `retries` reaches the error?\n\n**Click.** *Run*, then read the concrete inputs and the C trace.\n\n**Observe.** The solver's model gives `retries` a value greater than 1; the interpreter replays it to `reach_error()`.\n",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
     },
     Example {
         id: "boolean-program",
@@ -153,6 +181,8 @@ pub const ALL: &[Example] = &[
         source: BOOLEAN_PROGRAM,
         predicates: "",
         lab_note: "## a boolean program\n\n**Predict.** `g` flips at every level of recursion. For which depths does the assertion fail?\n\n**Click.** *Run* in Boolean program mode; read the trace with the valuations.\n\n**Observe.** The shortest counterexample recurses once: the summary of `rec` is computed once and reused at every call site.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
     },
 ];
 

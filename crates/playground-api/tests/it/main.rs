@@ -13,10 +13,18 @@ fn request(mode: Mode, source: &str, predicates: &str) -> Request {
     }
 }
 
+/// The request an example makes with the settings its lab note assumes.
+fn example_request(example: &examples::Example) -> Request {
+    let mut req = request(example.mode, example.source, example.predicates);
+    req.options.techniques = example.techniques.to_vec();
+    req.options.refine = example.refine;
+    req
+}
+
 fn run_example(id: &str) -> playground_api::Outcome {
     let example = examples::by_id(id).unwrap_or_else(|| panic!("no example {id}"));
     let mut events = Vec::new();
-    let outcome = run(&request(example.mode, example.source, example.predicates), &mut |e| events.push(e), &|| false);
+    let outcome = run(&example_request(example), &mut |e| events.push(e), &|| false);
     assert!(matches!(events.last(), Some(Event::Done { .. })), "{id}: the last event is Done");
     assert!(
         outcome.diagnostics.iter().all(|d| d.severity != playground_api::Severity::Error),
@@ -212,11 +220,17 @@ fn solver_log_names_the_statement_and_predicate_of_each_query() {
 #[test]
 fn wp_feasibility_rows_name_their_column_and_mark_the_contradiction() {
     let outcome = run_example("testdev");
-    let spurious = outcome.iterations.iter().find(|it| it.feasibility.starts_with("infeasible")).expect("a spurious counterexample");
+    let spurious = outcome.iterations.iter().find(|it| it.feasibility_kind == playground_api::FeasibilityKind::Infeasible).expect("a spurious counterexample");
     assert_eq!(spurious.feasibility_method, "wp");
     let rows: Vec<_> = spurious.feasibility_table.iter().filter(|r| r.contradiction).collect();
     assert!(!rows.is_empty());
-    assert!(spurious.feasibility_table.iter().flat_map(|r| &r.columns).all(|(name, _)| name == "wp"));
+    // one column per condition thread, as in BOOP Fig 7.3
+    assert!(spurious.feasibility_table.iter().flat_map(|r| &r.columns).all(|(name, _)| name.starts_with("thread ")));
+    assert!(spurious.feasibility_table.iter().flat_map(|r| &r.columns).any(|(name, _)| name == "thread 1"));
+    // the row named by "infeasible at path step N" is a contradiction row
+    let step = spurious.infeasible_step.expect("the step where the path becomes infeasible");
+    assert!(spurious.feasibility_table.iter().any(|r| r.step == step && r.contradiction), "step {step}");
+    assert_eq!(spurious.feasibility_kind, playground_api::FeasibilityKind::Infeasible);
 }
 
 #[test]
@@ -233,4 +247,49 @@ fn unsafe_inputs_replay_independently_and_wrong_inputs_do_not() {
     assert!(playground_api::replay_inputs(&req, &["x".to_string()]).is_err(), "a non-integer input is refused");
     let broken = request(Mode::Check, "int main( { return 0; }", "");
     assert!(playground_api::replay_inputs(&broken, &[]).is_err(), "a program with errors is not replayed");
+}
+
+#[test]
+fn lab_notes_agree_with_the_tool_under_their_settings() {
+    // counting loop, NEWTON, K = 4: one value of i per iteration
+    let example = examples::by_id("counting-loop").expect("counting-loop");
+    let outcome = run(&example_request(example), &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{}", outcome.reason);
+    assert_eq!(outcome.iterations.len(), 4);
+    assert_eq!(outcome.decided_by, Some(playground_api::Technique::Cegar));
+    let texts: Vec<&str> = outcome.predicates.iter().map(|p| p.text.as_str()).collect();
+    for i in 0..4 {
+        assert!(texts.contains(&format!("i == {i}").as_str()), "{texts:?}");
+    }
+    // K = 100 with the iteration bound at 10: UNKNOWN at the bound
+    let mut req = example_request(example);
+    req.source = req.source.replace("#define K 4", "#define K 100");
+    req.options.max_iterations = 10;
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Unknown, "{}", outcome.reason);
+    assert_eq!(outcome.iterations.len(), 10);
+    assert!(outcome.reason.contains("iteration bound"), "{}", outcome.reason);
+    // then wp: SAFE after 3 iterations with i + 1 >= K
+    req.options.refine = playground_api::RefineMethod::Wp;
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{}", outcome.reason);
+    assert_eq!(outcome.iterations.len(), 3);
+    assert!(outcome.predicates.iter().any(|p| p.text == "i + 1 >= 100"), "{:?}", outcome.predicates);
+    // the portfolio decides at once and names the technique
+    req.options.techniques = playground_api::Technique::ALL.to_vec();
+    let outcome = run(&req, &mut |_| {}, &|| false);
+    assert_eq!(outcome.verdict, Verdict::Safe, "{}", outcome.reason);
+    assert!(outcome.decided_by.is_some());
+    // every Check example of the gallery runs the textbook loop: the verdict is the loop's
+    for example in examples::ALL.iter().filter(|e| e.mode == Mode::Check) {
+        let outcome = run(&example_request(example), &mut |_| {}, &|| false);
+        assert_eq!(outcome.decided_by, Some(playground_api::Technique::Cegar), "{}: {}", example.id, outcome.reason);
+        assert!(!outcome.iterations.is_empty(), "{}", example.id);
+        if example.id == "testdev-fixed" {
+            // the invariants its note names
+            let at = |procedure: &str| outcome.invariants.iter().find(|i| i.procedure == procedure && i.location == "at entry").map(|i| i.formula.clone()).unwrap_or_default();
+            assert!(at("unregister_chrdev").split(" && ").any(|c| c == "usecount == 0"), "{}", at("unregister_chrdev"));
+            assert!(at("testdev_read").split(" && ").any(|c| c == "usecount - 1 == 0"), "{}", at("testdev_read"));
+        }
+    }
 }
