@@ -14,6 +14,18 @@
 //! and havoc (one more direction) are all simple; every state change raises the dimension, so
 //! the fixpoint needs at most `n + 1` changes per statement. Rationals are `i128` fractions;
 //! an overflow abandons the procedure (no candidates).
+//!
+//! Unlike [`crate::zones`] and [`crate::heap`] this analysis does not run on the shared
+//! engine ([`crate::fixpoint`]), for now: it needs no widening (the lattice has height
+//! `n + 1`), and its `fixpoint` is a worklist that re-evaluates only the statements whose
+//! state changed, along edges, where the engine iterates rounds over all statements and then
+//! re-checks them all (more eliminations per procedure, for the same least fixpoint). The
+//! summaries ([`call_relations`]) fit the engine less still: they are computed bottom-up to a
+//! fixpoint over all procedures, recursion included, with two states per statement (returned
+//! variable assigned or not yet) and one work budget for the whole program, where the engine
+//! analyses a callee per entry state and declines recursion. Moving the loop analysis over
+//! needs a worklist strategy in the engine; the summaries need a summary-based (bottom-up)
+//! mode.
 
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
 use std::collections::HashMap;

@@ -24,12 +24,17 @@
 //! called twice with the same entry state is analysed once. Recursion gives up
 //! ([`Fail::Recursion`]); so do more than [`Config::max_contexts`] analysed contexts.
 //!
+//! To put an analysis on the engine: implement [`Domain`] (its transfer function receives the
+//! engine, to ask for callees' summaries), choose a [`Config`], and [`Engine::call`] the entry
+//! procedure; [`Domain::record`] collects the invariants, [`Summary::error`] tells whether an
+//! `Error` statement is reachable.
+//!
 //! Users: the difference bounds ([`crate::zones`]) and the heap values ([`crate::heap`]).
-//! Karr's affine equalities ([`crate::affine`]) keep their own worklist: they need no
-//! widening (the lattice of affine subspaces has height `n + 1`), propagate along edges with
-//! two states per statement for procedure summaries, and compute those summaries bottom-up to
-//! a global fixpoint over all procedures (recursion included) rather than per entry state,
-//! which this engine's per-entry tabulation declines; see that module's documentation.
+//! Karr's affine equalities ([`crate::affine`]) keep their own worklist for now: they need no
+//! widening (the lattice of affine subspaces has height `n + 1`), re-evaluate only the
+//! statements whose state changed, and compute procedure summaries bottom-up to a fixpoint
+//! over all procedures (recursion included) with two states per statement, where this engine
+//! iterates rounds and tabulates callees per entry state; see that module's documentation.
 
 use c_ir::{ProcId, Program, StmtKind, StmtRef};
 use std::collections::HashMap;
@@ -167,14 +172,17 @@ struct Run<S> {
 }
 
 impl<'p, D: Domain> Engine<'p, D> {
+    /// An engine over `program`; `stop` is polled before every statement of the ascent.
     pub fn new(program: &'p Program, domain: D, config: Config, stop: &'p dyn Fn() -> bool) -> Engine<'p, D> {
         Engine { program, stop, config, domain, memo: HashMap::new(), frames: Vec::new(), cfgs: HashMap::new(), stats: Stats::default() }
     }
 
+    /// The program analysed (for transfer functions).
     pub fn program(&self) -> &'p Program {
         self.program
     }
 
+    /// The work done so far.
     pub fn stats(&self) -> Stats {
         self.stats
     }
