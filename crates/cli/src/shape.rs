@@ -51,7 +51,7 @@ fn render_problems(problems: &[Problem], req: &Request, hints_name: &str) -> Str
             Input::Precondition(k) => (format!("--pre #{}", k + 1), req.preconditions[k].clone()),
             Input::HintLine(n) => (format!("{hints_name} (line {n})"), req.hints.lines().nth(n - 1).unwrap_or("").to_string()),
         };
-        out += &diagnostics::render_all(std::slice::from_ref(&p.diagnostic), &name, &text);
+        out += &shape::render_problem(p, &name, &text);
     }
     out
 }

@@ -106,6 +106,11 @@ impl Session {
     }
 }
 
+/// A problem rendered with a caret under `text` (the input it points into), as `name:line:col`.
+pub fn render_problem(problem: &Problem, name: &str, text: &str) -> String {
+    diagnostics::render_all(std::slice::from_ref(&problem.diagnostic), name, text)
+}
+
 fn problem(input: Input, diagnostic: Diagnostic) -> Problem {
     Problem { input, diagnostic }
 }
