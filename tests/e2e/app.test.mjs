@@ -278,8 +278,9 @@ test('a share link restores the session in a fresh browser', async () => {
   await page.selectOption('#opt-width', '16');
   await page.keyboard.press('Escape');
   await page.click('#share');
-  await page.locator('#notice').waitFor();
+  await page.locator('#share-dialog').waitFor();
   const url = page.url();
+  assert.equal(await page.locator('#share-link').inputValue(), url);
   assert.match(url, /#v1,[A-Za-z0-9_-]+$/);
   await page.close();
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { useSite, launch, open, engineVersion } from './harness.mjs';
+import { useSite, launch, open, loadExample } from './harness.mjs';
 
 const site = useSite();
 
@@ -97,8 +97,11 @@ test('shared options out of range are rejected with a notice (int_width 3 is not
     assert.equal(await page.locator('#opt-width').inputValue(), '0');
     assert.equal(await page.locator('#opt-width option:checked').textContent(), "C's own widths");
     assert.equal(await page.locator('#opt-iterations').inputValue(), '100');
+    await page.keyboard.press('Escape');
     // a link to an iteration the run does not have says so
-    const far = shareLink(site.server.base, { source: 'int main(void) { return 0; }\n', selected_iteration: 9 });
+    await loadExample(page, 'lock');
+    const lock = await page.locator('#source').inputValue();
+    const far = shareLink(site.server.base, { source: lock, selected_iteration: 9 });
     const { page: other } = await open(b.context, far);
     await other.locator('#verdict').waitFor({ timeout: 60000 });
     assert.match(await other.locator('#notice').textContent(), /asked for iteration 9/);

@@ -373,6 +373,8 @@ impl Reducible for AppState {
                     s.session.source = text;
                 }
                 s.session.example = None;
+                // an edited program has other iterations
+                s.session.selected_iteration = None;
             }
             Action::SetPredicates(text) => s.session.predicates = text,
             Action::SetBooleanProgram(text) => s.session.boolean_program = text,
@@ -567,9 +569,13 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             s.run.status = RunStatus::Finished;
             if let Some(k) = s.pending_selection.take() {
                 let n = s.run.iterations.len();
-                if k as usize > n {
+                if n > 0 && k as usize > n {
                     let text = format!("The link asked for iteration {k}, but this run has {}: showing the last one.", crate::model::plural(n, "iteration"));
-                    s.notice = Some(Notice { text, error: true, action: None });
+                    // keep an earlier notice's button (e.g. "Restore my previous program")
+                    s.notice = Some(match s.notice.take() {
+                        Some(n) => Notice { text: format!("{} {text}", n.text), error: true, action: n.action },
+                        None => Notice { text, error: true, action: None },
+                    });
                 }
             }
         }

@@ -129,13 +129,14 @@ pub fn bool_prog_pane() -> Html {
         let onclick = Callback::from(move |_: MouseEvent| super::app::download(&name, &text));
         html! {
             <button class="btn btn-small" id="download-bp" {onclick} title="Download this boolean program"
-                aria-label={format!("Download the boolean program of iteration {}", it.index)}>{ "⤓ .bp" }</button>
+                aria-label={format!("Download .bp of iteration {}", it.index)}><span aria-hidden="true">{ "⤓" }</span>{ " .bp" }</button>
         }
     });
     html! {
         <>
             <div class="pane-header"><h2>{ header }</h2><span class="spacer" />{ for download }</div>
-            <div class="pane-body">{ body }</div>
+            // without lines to focus, the scrollable body itself takes the keyboard
+            <div class="pane-body" tabindex={state.selected_iteration().is_none().then_some("0")}>{ body }</div>
         </>
     }
 }

@@ -103,11 +103,11 @@ fn resizer() -> Html {
             commit_height(&state, clamp_height(new));
         })
     };
-    let now = state.prefs.explain_height.unwrap_or(0);
+    let now = state.prefs.explain_height.unwrap_or_else(|| panel_height() as u32);
     html! {
         <div class="explain-resize" id="explain-resize" role="separator" aria-orientation="horizontal" tabindex="0"
             aria-label="Resize the explain panel (ArrowUp, ArrowDown)" aria-valuemin={MIN_EXPLAIN_HEIGHT.to_string()}
-            aria-valuenow={(now > 0).then(|| now.to_string())} {onmousedown} {onkeydown}>
+            aria-valuemax={(window_height() as u32).to_string()} aria-valuenow={now.to_string()} {onmousedown} {onkeydown}>
             <span class="grip" aria-hidden="true" />
         </div>
     }

@@ -164,7 +164,7 @@ fn diagram(props: &DiagramProps) -> Html {
                         };
                         html! {
                             <g {class} data-outcome={n.outcome.key()} data-cube={n.full_label.clone()} data-order={n.order.to_string()} onclick={select(n.cube)}
-                                tabindex="0" role="button" aria-label={format!("cube {}: {}", n.full_label, n.outcome.legend())} {onkeydown}>
+                                tabindex="0" role="button" {onkeydown}>
                                 <title>{ format!("{} — {} (#{})", n.full_label, n.outcome.legend(), n.order + 1) }</title>
                                 <rect x={format!("{:.1}", n.x)} y={format!("{:.1}", n.y)} width={format!("{:.1}", n.width)} height={NODE_HEIGHT.to_string()} rx="6" />
                                 <text x={format!("{:.1}", n.x + n.width / 2.0)} y={format!("{:.1}", n.y + 17.0)} text-anchor="middle">{ &n.label }</text>

@@ -33,7 +33,7 @@ pub fn predicates_pane() -> Html {
                 if let Some(text) = in_use {
                     <details class="preds-in-use" open=true>
                         <summary>{ "used by the selected iteration" }</summary>
-                        <pre id="predicates-in-use">{ text }</pre>
+                        <pre id="predicates-in-use" tabindex="0">{ text }</pre>
                     </details>
                 }
             </div>

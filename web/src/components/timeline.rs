@@ -105,7 +105,7 @@ pub fn timeline_pane() -> Html {
                 </span>
                 <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last} title="Next iteration (Alt+. or ])" aria-label="Next iteration">{ "▶" }</button>
             </div>
-            <div class="pane-body timeline-body">
+            <div class="pane-body timeline-body" tabindex="0" aria-label="Iterations and verdict">
                 { for status_line }
                 if its.is_empty() && !state.is_running() {
                     <Empty>
