@@ -415,7 +415,7 @@ impl<'a> Builder<'a> {
     fn line(&self, s: lang_c::span::Span) -> u32 {
         self.lines.line_col(self.span(s).start).line
     }
-    fn from_header(&self, s: lang_c::span::Span) -> bool {
+    fn in_header(&self, s: lang_c::span::Span) -> bool {
         let at = self.span(s).start;
         self.directive_lines.iter().any(|&(a, b)| a <= at && at < b)
     }
@@ -657,7 +657,7 @@ impl<'a> Builder<'a> {
     pub fn unit(&mut self, unit: &ast::TranslationUnit) {
         for ext in &unit.0 {
             let line = self.line(ext.span);
-            let from_header = self.from_header(ext.span);
+            let from_header = self.in_header(ext.span);
             let kind = match &ext.node {
                 ast::ExternalDeclaration::Declaration(d) => self.top_declaration(d, from_header),
                 ast::ExternalDeclaration::StaticAssert(s) => TopKind::Verbatim(self.text(s.span)),

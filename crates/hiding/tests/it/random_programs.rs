@@ -276,8 +276,8 @@ proptest! {
 /// `seed`: (matched, runs tried, explanation); `None` when the original stops early.
 fn simulation(source: &str, a: &Analysis, seed: u64) -> Option<(bool, usize, String)> {
         let names: Vec<&str> = ["g0", "g1", "g2", "arr", "s0"].into_iter().filter(|n| a.program.lookup(&Scope::Global, n).is_some_and(|v| !a.hidden.contains(v))).collect();
-        let t = transform(&a.program, &source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
-        let original = c_front::lower(&source, "random.c", &c_front::LowerOptions::default()).0.unwrap();
+        let t = transform(&a.program, source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+        let original = c_front::lower(source, "random.c", &c_front::LowerOptions::default()).0.unwrap();
         let hidden = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default()).0.unwrap();
         let inputs: Vec<i128> = (0..32).map(|k| ((seed >> (k % 60)) % 19) as i128 - 9).collect();
         let mut next = 0;
