@@ -213,6 +213,8 @@ struct Round {
     hidden: Vec<VarId>,
     verdict: String,
     replay: Option<Replay>,
+    /// The variables of the NONDET test closest to the error on the spurious path.
+    needed: Vec<VarId>,
     unhidden: Vec<VarId>,
 }
 
@@ -228,7 +230,7 @@ fn refine(args: &HideArgs, source: &str, name: &str, start: Analysis) -> Result<
         let program = checkable(&analysis, source, args.array_nondet_index);
         let result = engine_check(&program.text, "hidden.c", args.timeout);
         last_hidden = result.verdict.clone();
-        let mut round = Round { initial: initial.clone(), hidden: analysis.hidden_in_file_order(), verdict: result.verdict.clone(), replay: None, unhidden: Vec::new() };
+        let mut round = Round { initial: initial.clone(), hidden: analysis.hidden_in_file_order(), verdict: result.verdict.clone(), replay: None, needed: Vec::new(), unhidden: Vec::new() };
         match (result.verdict.as_str(), &result.counterexample) {
             ("SAFE", _) => verdict = "SAFE".into(),
             ("UNSAFE", Some((inputs, lines))) => {
@@ -239,6 +241,7 @@ fn refine(args: &HideArgs, source: &str, name: &str, start: Analysis) -> Result<
                 } else {
                     let candidates = replay::refinement_candidates(&program, lines);
                     let next = analysis.unhide(&candidates);
+                    round.needed = candidates.clone();
                     round.unhidden = initial.iter().copied().filter(|v| !next.contains(v)).collect();
                     let done = initial.is_empty();
                     initial = if next.len() < initial.len() { next } else { Vec::new() };
@@ -266,7 +269,7 @@ fn print_rounds(args: &HideArgs, start: &Analysis, rounds: &[Round], verdict: &s
     if args.json {
         let rs: Vec<Value> = rounds
             .iter()
-            .map(|r| json!({"initial": names(&r.initial), "hidden": names(&r.hidden), "verdict": r.verdict, "replay": r.replay.as_ref().map(replay_text), "unhidden": names(&r.unhidden)}))
+            .map(|r| json!({"initial": names(&r.initial), "hidden": names(&r.hidden), "verdict": r.verdict, "replay": r.replay.as_ref().map(replay_text), "needed": names(&r.needed), "unhidden": names(&r.unhidden)}))
             .collect();
         println!("{}", serde_json::to_string_pretty(&json!({"rounds": rs, "original": verdict, "hidden": last_hidden})).unwrap_or_default());
         return;
@@ -277,8 +280,11 @@ fn print_rounds(args: &HideArgs, start: &Analysis, rounds: &[Round], verdict: &s
         if let Some(rep) = &r.replay {
             println!("  replay on the original: {}", replay_text(rep));
         }
+        if !r.needed.is_empty() {
+            println!("  the path's NONDET test closest to the error reads: {}", names(&r.needed).join(", "));
+        }
         if !r.unhidden.is_empty() {
-            println!("  un-hide: {}", names(&r.unhidden).join(", "));
+            println!("  un-hide (initial variables they come from): {}", names(&r.unhidden).join(", "));
         }
     }
     println!("VERDICT (original): {verdict}");
