@@ -1,6 +1,8 @@
 //! The `predabs` command-line tool: lower, abstract, model check, verify (CEGAR) and benchmark.
 
 mod bench;
+mod check;
+mod hide;
 mod paper;
 mod shape;
 mod task;
@@ -26,13 +28,13 @@ enum StrategyArg {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum RefineArg {
+pub(crate) enum RefineArg {
     Wp,
     Sp,
 }
 
 #[derive(clap::Args, Clone)]
-struct EngineArgs {
+pub(crate) struct EngineArgs {
     /// Strengthening strategy for F/G.
     #[arg(long, value_enum, default_value = "exact")]
     strategy: StrategyArg,
@@ -52,6 +54,8 @@ struct EngineArgs {
 
 #[derive(Subcommand)]
 enum Command {
+    /// abC variable hiding: infer what else must be hidden, transform to NONDET, check both.
+    Hide(hide::HideArgs),
     /// Shape analysis by iterated weakest preconditions (Dams–Namjoshi): reach, dshared, cyclic.
     Shape(shape::ShapeArgs),
     /// Preprocess, parse and lower a C file; print the internal form.
@@ -96,30 +100,9 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Verify that the error location is unreachable with the CEGAR loop.
-    #[command(after_help = task::CHECK_EXIT_CODES)]
-    Check {
-        /// A C file, or an SV-COMP task file (.yml).
-        file: PathBuf,
-        /// Write an SV-COMP witness (format 2.0, YAML) for a SAFE or UNSAFE verdict.
-        #[arg(long, value_name = "OUT.yml")]
-        witness: Option<PathBuf>,
-        /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
-        #[arg(long, value_enum, default_value = "wp")]
-        refine: RefineArg,
-        #[arg(long = "max-iterations", default_value_t = 100)]
-        max_iterations: u32,
-        /// Time budget in seconds.
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Initial predicates (optional), C2BP syntax.
-        #[arg(long)]
-        predicates: Option<PathBuf>,
-        #[command(flatten)]
-        engine: EngineArgs,
-        #[arg(long)]
-        json: bool,
-    },
+    /// Verify that the error location is unreachable: the CEGAR loop and the other techniques
+    /// of the portfolio (`--techniques cegar` for the loop alone).
+    Check(check::CheckArgs),
     /// Validate an SV-COMP witness (format 2.0): follow a violation witness in the interpreter,
     /// or check a correctness witness's invariants by induction and as assertions.
     #[command(after_help = task::VALIDATE_EXIT_CODES)]
@@ -173,15 +156,15 @@ enum Command {
     },
 }
 
-fn read(path: &Path) -> Result<String, String> {
+pub(crate) fn read(path: &Path) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))
 }
 
-fn file_name(path: &Path) -> String {
+pub(crate) fn file_name(path: &Path) -> String {
     path.display().to_string()
 }
 
-fn options_from(engine: &EngineArgs) -> Options {
+pub(crate) fn options_from(engine: &EngineArgs) -> Options {
     Options {
         int_width: engine.int_width,
         strategy: match engine.strategy {
@@ -196,7 +179,7 @@ fn options_from(engine: &EngineArgs) -> Options {
     }
 }
 
-fn refine_from(arg: RefineArg) -> RefineMethod {
+pub(crate) fn refine_from(arg: RefineArg) -> RefineMethod {
     match arg {
         RefineArg::Wp => RefineMethod::Wp,
         RefineArg::Sp => RefineMethod::Sp,
@@ -219,7 +202,7 @@ fn progress_printer(verbose: bool) -> impl FnMut(playground_api::Event) {
     }
 }
 
-fn finish(outcome: &Outcome, json: bool, human: impl FnOnce(&Outcome)) -> ExitCode {
+pub(crate) fn finish(outcome: &Outcome, json: bool, human: impl FnOnce(&Outcome)) -> ExitCode {
     if json {
         match serde_json::to_string_pretty(outcome) {
             Ok(text) => println!("{text}"),
@@ -247,6 +230,7 @@ fn finish(outcome: &Outcome, json: bool, human: impl FnOnce(&Outcome)) -> ExitCo
 fn run() -> Result<ExitCode, String> {
     let cli = Cli::parse();
     match cli.command {
+        Command::Hide(args) => hide::run(args),
         Command::Shape(args) => shape::run(args),
         Command::Lower { file } => {
             let source = read(&file)?;
@@ -332,45 +316,7 @@ fn run() -> Result<ExitCode, String> {
                 }
             }))
         }
-        Command::Check { file, witness: witness_out, refine, max_iterations, timeout, predicates, engine, json } => {
-            let (file, data_model) = task::input(&file, &engine.data_model)?;
-            let engine = EngineArgs { data_model, ..engine };
-            let mut options = options_from(&engine);
-            options.refine = refine_from(refine);
-            options.max_iterations = max_iterations;
-            options.timeout_ms = (timeout * 1000.0) as u64;
-            let request = Request {
-                mode: Mode::Check,
-                source: read(&file)?,
-                file_name: file_name(&file),
-                predicates: match predicates {
-                    Some(p) => read(&p)?,
-                    None => String::new(),
-                },
-                options,
-            };
-            let mut outcome = playground_api::run(&request, &mut progress_printer(!json), &|| false);
-            let written = witness::after_check(&mut outcome, witness_out.as_deref(), &request);
-            let code = finish(&outcome, json, |o| {
-                println!("iterations: {}", o.iterations.len());
-                if !o.final_predicates.trim().is_empty() {
-                    println!("predicates:\n{}", o.final_predicates.trim_end());
-                }
-                match o.verdict {
-                    Verdict::Unsafe => {
-                        println!("inputs: {}", o.inputs.join(", "));
-                        println!("trace:");
-                        for step in &o.trace {
-                            let vals: Vec<String> = step.values.iter().map(|(n, v)| format!("{n}={v}")).collect();
-                            println!("  {}:{:<5} {:<40} {}", file.display(), step.line, step.statement, vals.join(" "));
-                        }
-                    }
-                    Verdict::Safe => print_invariants(o),
-                    Verdict::Unknown => {}
-                }
-            });
-            Ok(witness::report_written(written, code))
-        }
+        Command::Check(args) => check::run(args),
         Command::Validate { file, witness, data_model, timeout, strict, json } => {
             witness::validate(&witness::ValidateSettings { file: &file, witness: &witness, data_model: &data_model, timeout, json, strict })
         }
@@ -414,7 +360,7 @@ fn run() -> Result<ExitCode, String> {
     }
 }
 
-fn print_invariants(outcome: &Outcome) {
+pub(crate) fn print_invariants(outcome: &Outcome) {
     if outcome.invariants.is_empty() {
         return;
     }
