@@ -158,11 +158,14 @@ pub struct Engine<'p, D: Domain> {
     config: Config,
     /// The domain, with whatever it caches or collects.
     pub domain: D,
-    memo: HashMap<(ProcId, D::Entry), Rc<Summary<D::State>>>,
+    memo: Memo<D>,
     frames: Vec<Frame>,
     cfgs: HashMap<ProcId, Rc<Cfg>>,
     stats: Stats,
 }
+
+/// The summaries computed, per procedure and entry state.
+type Memo<D> = HashMap<(ProcId, <D as Domain>::Entry), Rc<Summary<<D as Domain>::State>>>;
 
 /// One procedure's iteration: its control flow and the entry state.
 struct Run<S> {
