@@ -28,10 +28,22 @@ struct Row {
     predicates: u64,
     solver: u64,
     seconds: f64,
+    decided_by: String,
     note: String,
 }
 
-fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32, max_cone: u32) -> Row {
+/// What every task of a bench run is checked with.
+pub struct BenchSettings<'a> {
+    pub refine: RefineMethod,
+    pub timeout: f64,
+    pub max_iterations: u32,
+    pub max_cone: u32,
+    /// Passed to `check --techniques`.
+    pub techniques: &'a str,
+}
+
+fn run_one(task: &Task, settings: &BenchSettings) -> Row {
+    let BenchSettings { refine, timeout, max_iterations, max_cone, techniques } = *settings;
     let name = task.yml.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
     let expected = match task.expected_safe {
         Some(true) => "true",
@@ -50,6 +62,7 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
         predicates: 0,
         solver: 0,
         seconds: 0.0,
+        decided_by: String::new(),
         note: String::new(),
     };
     let child = Command::new(exe)
@@ -69,6 +82,8 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
         .arg(max_cone.to_string())
         .arg("--data-model")
         .arg(&task.data_model)
+        .arg("--techniques")
+        .arg(techniques)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn();
@@ -117,6 +132,7 @@ fn run_one(task: &Task, refine: RefineMethod, timeout: f64, max_iterations: u32,
     row.iterations = json["iterations"].as_array().map(|a| a.len() as u64).unwrap_or(0);
     row.predicates = json["statistics"]["predicates"].as_u64().unwrap_or(0);
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
+    row.decided_by = json["decided_by"].as_str().unwrap_or("-").to_string();
     row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
     if row.verdict == "false" {
         // UNSAFE must come with inputs that reach the error: replay them here, on a program
@@ -148,15 +164,7 @@ fn replay_task(task: &Task, inputs: &[String]) -> Result<usize, String> {
 
 /// Runs every task found under `dirs` and prints the table; returns a failing exit code in
 /// `strict` mode when any verdict is wrong.
-pub fn run_bench(
-    dirs: &[PathBuf],
-    refine: RefineMethod,
-    timeout: f64,
-    max_iterations: u32,
-    max_cone: u32,
-    filter: Option<&str>,
-    strict: bool,
-) -> Result<ExitCode, String> {
+pub fn run_bench(dirs: &[PathBuf], settings: &BenchSettings, filter: Option<&str>, strict: bool) -> Result<ExitCode, String> {
     let mut ymls = Vec::new();
     for dir in dirs {
         if dir.is_file() {
@@ -173,13 +181,13 @@ pub fn run_bench(
         return Err("no SV-COMP tasks with an unreach-call property found".into());
     }
     println!(
-        "{:<36} {:>8} {:>8} {:>5} {:>5} {:>8} {:>8}  note",
-        "task", "expected", "verdict", "iters", "preds", "queries", "time(s)"
+        "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>8}  note",
+        "task", "expected", "verdict", "decided_by", "iters", "preds", "queries", "time(s)"
     );
     let (mut correct, mut wrong, mut unknown) = (0, 0, 0);
     let total_start = Instant::now();
     for task in &tasks {
-        let row = run_one(task, refine, timeout, max_iterations, max_cone);
+        let row = run_one(task, settings);
         let mark = if row.verdict == "unknown" {
             unknown += 1;
             ""
@@ -194,8 +202,8 @@ pub fn run_bench(
             "  <-- WRONG"
         };
         println!(
-            "{:<36} {:>8} {:>8} {:>5} {:>5} {:>8} {:>8.2}  {}{}",
-            row.name, row.expected, row.verdict, row.iterations, row.predicates, row.solver, row.seconds, row.note, mark
+            "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>8.2}  {}{}",
+            row.name, row.expected, row.verdict, row.decided_by, row.iterations, row.predicates, row.solver, row.seconds, row.note, mark
         );
     }
     println!("total time: {:.1} s", total_start.elapsed().as_secs_f64());

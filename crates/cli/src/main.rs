@@ -147,6 +147,9 @@ enum Command {
         /// Exit non-zero on any wrong verdict or unconfirmed counterexample.
         #[arg(long)]
         strict: bool,
+        /// Passed to `check --techniques` (`cegar` for the textbook loop alone).
+        #[arg(long, default_value = "all")]
+        techniques: String,
     },
     /// Benchmarks of the engine's parts (solver, abstraction, model checker).
     BenchEngine,
@@ -335,8 +338,9 @@ fn run() -> Result<ExitCode, String> {
                 }
             }
         }
-        Command::Bench { dirs, refine, timeout, max_iterations, max_cone, filter, strict } => {
-            bench::run_bench(&dirs, refine_from(refine), timeout, max_iterations, max_cone, filter.as_deref(), strict)
+        Command::Bench { dirs, refine, timeout, max_iterations, max_cone, filter, strict, techniques } => {
+            let settings = bench::BenchSettings { refine: refine_from(refine), timeout, max_iterations, max_cone, techniques: &techniques };
+            bench::run_bench(&dirs, &settings, filter.as_deref(), strict)
         }
         Command::BenchEngine => {
             print!("{}", playground_api::bench_engine());
