@@ -102,6 +102,7 @@ pub fn api_request(req: &RunRequest) -> api::Request {
             // The explain views (lattices, WP, solver log) exist for Abstract mode; recording
             // slows the abstraction down, so other modes skip it.
             record_explanations: req.kind == RunKind::Abstract,
+            techniques: req.options.techniques.clone(),
             ..api::Options::default()
         },
     }

@@ -80,6 +80,42 @@ pub struct Options {
     pub max_iterations: u32,
     /// Wall-clock budget for one run, in milliseconds.
     pub time_budget_ms: u64,
+    /// Check mode: the techniques of the portfolio. The playground starts with the textbook
+    /// CEGAR loop alone (`[cegar]`); "all" adds the analyses and concrete runs.
+    #[serde(default = "textbook_techniques")]
+    pub techniques: Vec<api::Technique>,
+}
+
+/// How the UI names a technique.
+pub fn technique_label(t: api::Technique) -> &'static str {
+    match t {
+        api::Technique::Cegar => "the CEGAR loop",
+        api::Technique::Candidates => "loop-invariant candidates",
+        api::Technique::Zones => "difference bounds",
+        api::Technique::HeapValues => "heap values",
+        api::Technique::Bmc => "bounded model checking",
+        api::Technique::SingleExecution => "the single execution",
+        api::Technique::RandomRuns => "random concrete runs",
+    }
+}
+
+/// Where a predicate comes from, for a tag beside it.
+pub fn origin_label(origin: &api::PredicateOrigin) -> String {
+    match origin {
+        api::PredicateOrigin::ErrorGuard => "error guard".into(),
+        api::PredicateOrigin::BranchCondition => "branch condition".into(),
+        api::PredicateOrigin::User => "yours".into(),
+        api::PredicateOrigin::Refinement { step, c_line, .. } => match c_line {
+            Some(line) => format!("refinement: path step {step}, line {line}"),
+            None => format!("refinement: path step {step}"),
+        },
+        api::PredicateOrigin::Candidate { analysis, .. } => format!("candidate: {analysis}"),
+    }
+}
+
+/// The CEGAR loop alone, with refinement's own predicates.
+pub fn textbook_techniques() -> Vec<api::Technique> {
+    vec![api::Technique::Cegar]
 }
 
 impl Default for Options {
@@ -91,6 +127,7 @@ impl Default for Options {
             refinement: Refinement::Wp,
             max_iterations: 100,
             time_budget_ms: 60_000,
+            techniques: textbook_techniques(),
         }
     }
 }
@@ -129,6 +166,10 @@ impl Options {
                 default.time_budget_ms / 1000
             ));
             o.time_budget_ms = default.time_budget_ms;
+        }
+        if o.techniques.is_empty() {
+            notes.push("no technique selected: using the CEGAR loop alone".to_string());
+            o.techniques = default.techniques;
         }
         (o, notes)
     }
@@ -224,7 +265,7 @@ pub fn bool_lines(bp: &api::BooleanProgramText) -> Vec<BoolLine<'_>> {
 
 /// Whether a snapshot's abstract counterexample was found spurious.
 pub fn is_spurious(it: &api::IterationSnapshot) -> bool {
-    it.feasibility.starts_with("infeasible")
+    it.feasibility_kind == api::FeasibilityKind::Infeasible
 }
 
 /// Counts the predicates in a predicate file (items inside `scope { .. }` blocks).

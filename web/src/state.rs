@@ -389,6 +389,12 @@ impl Reducible for AppState {
                 }
                 s.session.predicates = example.predicates.to_string();
                 s.session.example = Some(example.id.to_string());
+                // the settings the example's lab note assumes
+                s.session.options.techniques = example.techniques.to_vec();
+                s.session.options.refinement = match example.refine {
+                    playground_api::RefineMethod::Wp => crate::model::Refinement::Wp,
+                    playground_api::RefineMethod::Sp => crate::model::Refinement::Sp,
+                };
                 s.session.selected_iteration = None;
                 s.pending_selection = None;
                 s.run = RunResults::default();

@@ -78,6 +78,13 @@ pub fn settings_panel() -> Html {
                     <option value="sp" selected={options.refinement == Refinement::Sp}>{ "strongest postconditions" }</option>
                 </select>
             </label>
+            <label>{ "Techniques (Check mode)" }
+                <select id="opt-techniques" onchange={update(|o, v| o.techniques = techniques_of(&v))}>
+                    { for TECHNIQUE_CHOICES.iter().map(|(value, text, _)| html! {
+                        <option value={*value} selected={choice_of(&options.techniques) == *value}>{ *text }</option>
+                    }) }
+                </select>
+            </label>
             <label>{ "Max iterations" }
                 <input id="opt-iterations" type="number" min="1" max="1000" value={options.max_iterations.to_string()}
                     onchange={update(|o, v| o.max_iterations = v.parse().unwrap_or(20).clamp(1, 1000))} />
@@ -100,4 +107,21 @@ pub fn settings_panel() -> Html {
             </label>
         </div>
     }
+}
+
+/// The technique selections the settings offer: the textbook loop, the loop with its
+/// loop-invariant candidates, and the whole portfolio.
+const TECHNIQUE_CHOICES: [(&str, &str, &[playground_api::Technique]); 3] = [
+    ("cegar", "CEGAR loop only (textbook)", &[playground_api::Technique::Cegar]),
+    ("cegar-candidates", "CEGAR loop + loop-invariant candidates", &[playground_api::Technique::Cegar, playground_api::Technique::Candidates]),
+    ("all", "all techniques (portfolio)", &playground_api::Technique::ALL),
+];
+
+fn techniques_of(value: &str) -> Vec<playground_api::Technique> {
+    TECHNIQUE_CHOICES.iter().find(|(v, _, _)| *v == value).map(|(_, _, list)| list.to_vec()).unwrap_or_else(crate::model::textbook_techniques)
+}
+
+/// The choice a selection matches (a share link may carry another selection: shown as "all").
+fn choice_of(selected: &[playground_api::Technique]) -> &'static str {
+    TECHNIQUE_CHOICES.iter().find(|(_, _, list)| list.len() == selected.len() && list.iter().all(|t| selected.contains(t))).map(|(v, _, _)| *v).unwrap_or("all")
 }

@@ -11,7 +11,7 @@ use yew::prelude::*;
 fn feasibility_word(it: &IterationSnapshot) -> &'static str {
     if is_spurious(it) {
         "spurious"
-    } else if it.feasibility == "feasible" {
+    } else if it.feasibility_kind == playground_api::FeasibilityKind::Feasible {
         "feasible"
     } else {
         ""
@@ -87,7 +87,13 @@ pub fn timeline_pane() -> Html {
                 if !it.new_predicates.is_empty() {
                     <h3>{ "New predicates" }</h3>
                     <ul class="new-preds">
-                        { for it.new_predicates.iter().map(|p| html! { <li><code>{ format!("+ {p}") }</code></li> }) }
+                        { for it.new_predicates.iter().enumerate().map(|(i, p)| html! {
+                            <li><code>{ format!("+ {p}") }</code>
+                                if let Some(added) = it.added_predicates.get(i) {
+                                    <span class="pred-origin">{ format!(" ({})", crate::model::origin_label(&added.origin)) }</span>
+                                }
+                            </li>
+                        }) }
                     </ul>
                 }
             </div>

@@ -80,7 +80,13 @@ pub fn verdict_panel() -> Html {
     html! {
         <div class={classes!("verdict", format!("verdict-{}", outcome.verdict.as_str().to_lowercase()))} id="verdict">
             <div class="verdict-label">{ outcome.verdict.as_str() }</div>
+            if let Some(t) = outcome.decided_by {
+                <p class="decided-by" id="decided-by">{ format!("Decided by: {}", crate::model::technique_label(t)) }</p>
+            }
             { body }
+            if outcome.verdict == Verdict::Unknown && !outcome.next_step.is_empty() {
+                <p class="next-step" id="next-step">{ format!("What to try next: {}", outcome.next_step) }</p>
+            }
         </div>
     }
 }
