@@ -135,6 +135,8 @@ fn identifier(text: &str, start: usize, end: &mut usize, primed: bool) -> Token 
 }
 
 struct Parser {
+    /// The depth errors reported so far (each once per file).
+    depth_reported: Vec<&'static str>,
     toks: Vec<Token>,
     pos: usize,
     diags: Vec<Diagnostic>,
@@ -171,7 +173,7 @@ pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
 pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let toks = lex(text, &mut diags);
-    let mut p = Parser { toks, pos: 0, diags, depth: 0, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, depth_reported: Vec::new(), in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
         body_enforce: Vec::new() };
     let mut program = p.program();
     if program.proc_by_name("print").is_none() {
@@ -493,9 +495,10 @@ impl Parser {
     }
 
     /// One more level of recursion, or an error (once per nesting) past [`MAX_DEPTH`].
-    fn deeper(&mut self, what: &str) -> PResult<()> {
+    fn deeper(&mut self, what: &'static str) -> PResult<()> {
         if self.depth >= MAX_DEPTH {
-            if !self.diags.iter().any(|d| d.message.starts_with(what)) {
+            if !self.depth_reported.contains(&what) {
+                self.depth_reported.push(what);
                 self.diags.push(Diagnostic::error(self.span(), format!("{what} (more than {MAX_DEPTH} levels)")));
             }
             return Err(());

@@ -112,6 +112,8 @@ struct Preprocessor<'a> {
     /// Span in the main file of the `#include` currently being processed (for mapping included text).
     include_site: Option<Span>,
     expansion_budget: usize,
+    /// Whether "macro expansion too large" was reported (once per file).
+    expansion_reported: bool,
 }
 
 const MAX_INCLUDE_DEPTH: u32 = 64;
@@ -136,6 +138,7 @@ pub fn preprocess(
         include_depth: 0,
         include_site: None,
         expansion_budget: MAX_EXPANSION_BYTES,
+        expansion_reported: false,
     };
     for (name, value) in [
         ("__STDC__", "1"),
@@ -787,7 +790,8 @@ impl<'a> Preprocessor<'a> {
         }
         let Some(def) = self.macros.get(&name).cloned() else { return (Vec::new(), 0) };
         if depth > 200 || self.expansion_budget == 0 {
-            if self.expansion_budget == 0 && !self.diagnostics.iter().any(|d| d.message.starts_with("macro expansion too large")) {
+            if self.expansion_budget == 0 && !self.expansion_reported {
+                self.expansion_reported = true;
                 let span = self.include_site.unwrap_or(Span::new(offset, offset + name.len() as u32));
                 self.error(span, format!("macro expansion too large (at `{name}`)"));
             }
