@@ -176,7 +176,8 @@ mod tests {
     fn default_options_are_the_engines() {
         let req = RunRequest { kind: RunKind::Check, source: String::new(), predicates: String::new(), options: Default::default() };
         let ours = api_request(&req).options;
-        assert_eq!(ours, api::Options { record_explanations: false, ..api::Options::default() });
+        // the engine's defaults, except that the playground starts with the textbook loop alone
+        assert_eq!(ours, api::Options { record_explanations: false, techniques: vec![api::Technique::Cegar], ..api::Options::default() });
         let abstract_req = RunRequest { kind: RunKind::Abstract, ..req };
         assert!(api_request(&abstract_req).options.record_explanations, "the explain views need them");
     }
