@@ -76,29 +76,6 @@ fn literal(value: i128, ty: &Type) -> Option<String> {
     }
 }
 
-fn binary_op(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-        BinaryOp::Shl => "<<",
-        BinaryOp::Shr => ">>",
-        BinaryOp::BitAnd => "&",
-        BinaryOp::BitOr => "|",
-        BinaryOp::BitXor => "^",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::And => "&&",
-        BinaryOp::Or => "||",
-        BinaryOp::Implies => "==>",
-    }
-}
 
 impl Printer<'_> {
     /// Whether variable `v` can be named by its source name at `self.at`.
@@ -154,7 +131,7 @@ impl Printer<'_> {
                 }
             }
             ExprKind::Binary(BinaryOp::Implies, a, b) => format!("(!({}) || ({}))", self.term(a)?, self.term(b)?),
-            ExprKind::Binary(op, a, b) => format!("({} {} {})", self.term(a)?, binary_op(*op), self.term(b)?),
+            ExprKind::Binary(op, a, b) => format!("({} {} {})", self.term(a)?, op.symbol(), self.term(b)?),
             ExprKind::Cast(a) => match (c_type(&e.ty), &a.ty) {
                 (Some(t), inner) if inner.is_integer() => format!("(({t})({}))", self.term(a)?),
                 _ if e.ty.is_pointer() && a.ty.is_pointer() => self.term(a)?,
