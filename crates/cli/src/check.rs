@@ -41,29 +41,11 @@ pub(crate) struct CheckArgs {
     json: bool,
 }
 
-/// Parses `--techniques`.
+/// Parses `--techniques` with the portfolio's own parser (`verify::Techniques::parse`).
 fn techniques(text: &str) -> Result<Vec<Technique>, String> {
-    let mut out = Vec::new();
-    for name in text.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        if name == "all" {
-            out.extend(Technique::ALL);
-            continue;
-        }
-        let value = serde_json::Value::String(name.to_string());
-        match serde_json::from_value::<Technique>(value) {
-            Ok(t) => out.push(t),
-            Err(_) => return Err(format!("unknown technique `{name}` (known: {}, all)", names(&Technique::ALL))),
-        }
-    }
-    if out.is_empty() {
-        return Err("--techniques: no technique selected".into());
-    }
-    Ok(out)
-}
-
-/// The `--techniques` names of `list`.
-pub(crate) fn names(list: &[Technique]) -> String {
-    list.iter().map(|t| technique_name(*t)).collect::<Vec<_>>().join(", ")
+    let selected = verify::Techniques::parse(text).map_err(|e| format!("--techniques: {e}"))?;
+    // playground-api's serde names are the portfolio's names
+    selected.list().into_iter().map(|t| serde_json::from_value(t.name().into()).map_err(|e| format!("technique `{}`: {e}", t.name()))).collect()
 }
 
 pub(crate) fn technique_name(t: Technique) -> String {
