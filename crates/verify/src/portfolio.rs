@@ -143,12 +143,7 @@ impl Portfolio<'_> {
         }
         let why = outcome.reason.clone().unwrap_or_default();
         if let Some(decision) = self.after_the_loop(analyses.single, &why) {
-            let mut decision = decision;
-            decision.iterations = std::mem::take(&mut outcome.iterations);
-            decision.predicates = std::mem::take(&mut outcome.predicates);
-            decision.loop_end = outcome.loop_end.take();
-            decision.statistics = outcome.statistics.clone();
-            return decision;
+            return with_the_loop(decision, outcome);
         }
         outcome
     }
@@ -318,11 +313,7 @@ impl Portfolio<'_> {
                 let text = format!("a random concrete run reaches the error, although `{proved_by}` found the program safe (a bug in predabs: please report it)");
                 let mut unsafe_outcome = decided(Verdict::Unsafe, Technique::RandomRuns, &text);
                 unsafe_outcome.counterexample = Some(cex);
-                unsafe_outcome.iterations = outcome.iterations;
-                unsafe_outcome.predicates = outcome.predicates;
-                unsafe_outcome.loop_end = outcome.loop_end;
-                unsafe_outcome.statistics = outcome.statistics;
-                unsafe_outcome
+                with_the_loop(unsafe_outcome, outcome)
             }
         }
     }
@@ -331,6 +322,15 @@ impl Portfolio<'_> {
 const ZONES_PROOF: &str =
     "difference-bound analysis: bounds on variables and on differences of two variables at every statement leave no state at the error";
 const HEAP_PROOF: &str = "allocation-site value analysis: the values of the variables and of the fields of every heap cell (per allocation site: its two newest cells and a summary of the older ones) leave no state at the error";
+
+/// `decision` with what the loop of `ran` recorded (iterations, predicates, its end, statistics).
+fn with_the_loop(mut decision: CheckOutcome, ran: CheckOutcome) -> CheckOutcome {
+    decision.iterations = ran.iterations;
+    decision.predicates = ran.predicates;
+    decision.loop_end = ran.loop_end;
+    decision.statistics = ran.statistics;
+    decision
+}
 
 fn decided(verdict: Verdict, technique: Technique, reason: &str) -> CheckOutcome {
     let mut outcome = CheckOutcome::unknown(reason, Vec::new());
