@@ -1,15 +1,14 @@
 //! Share links and saved sessions: the user's whole session (source, predicates, options, mode,
 //! selected iteration) as JSON, deflated and base64url-encoded into a versioned URL fragment
-//! `#v1,<data>`. Decoding never panics: every failure is a message for the user.
+//! `#v1,<data>`. The format, its limits and its messages are `playground_api::share` (native,
+//! fuzzed by `crates/fuzz-targets`); this module owns the session type. Decoding never panics:
+//! every failure is a message for the user.
 
 use crate::model::{Options, RunKind};
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 /// The fragment prefix of the current format.
-pub const PREFIX: &str = "v1,";
-/// Decompressed size limit, against zip bombs in links.
-const MAX_JSON_BYTES: usize = 4 << 20;
+pub use playground_api::share::PREFIX;
 
 /// What a share link (and local storage) carries.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,31 +42,12 @@ impl Default for Session {
 
 /// The fragment (without `#`) for a session.
 pub fn encode(session: &Session) -> String {
-    let json = serde_json::to_vec(session).unwrap_or_default();
-    let deflated = miniz_oxide::deflate::compress_to_vec(&json, 9);
-    format!("{PREFIX}{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(deflated))
+    playground_api::share::encode(session)
 }
 
 /// Reads a fragment (with or without `#`). `Ok(None)` when it is not a share link at all.
 pub fn decode(fragment: &str) -> Result<Option<Session>, String> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    if fragment.is_empty() || fragment == "demo" {
-        return Ok(None);
-    }
-    let Some(data) = fragment.strip_prefix(PREFIX) else {
-        if fragment.starts_with('v') && fragment.contains(',') {
-            return Err("This share link was made by a newer or unknown version of predabs and cannot be opened.".into());
-        }
-        return Err("This is not a predabs share link (it should start with #v1,).".into());
-    };
-    let deflated = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(data.trim_end_matches('='))
-        .map_err(|_| "This share link is truncated or damaged (it is not valid base64); check that it was copied completely.".to_string())?;
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&deflated, MAX_JSON_BYTES)
-        .map_err(|_| "This share link is truncated or damaged; check that it was copied completely.".to_string())?;
-    serde_json::from_slice::<Session>(&json)
-        .map(Some)
-        .map_err(|_| "This share link is damaged (its contents cannot be read).".to_string())
+    playground_api::share::decode(fragment).map_err(|e| e.message().to_string())
 }
 
 #[cfg(test)]
@@ -105,7 +85,7 @@ mod tests {
         assert_eq!(decode("").unwrap(), None);
         assert_eq!(decode("#").unwrap(), None);
         // valid deflate of something that is not a session
-        let junk = format!("v1,{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(miniz_oxide::deflate::compress_to_vec(b"[1,2]", 6)));
+        let junk = playground_api::share::encode_bytes(b"[1,2]");
         assert!(decode(&junk).unwrap_err().contains("damaged"));
     }
 }

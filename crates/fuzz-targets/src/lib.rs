@@ -1,8 +1,12 @@
 //! Bounded fuzzing of predabs's text entry points: C files (`c_front::lower`), predicate files
-//! (`c_front::parse_predicates`) and boolean programs (`boolprog::parse`, then
-//! `model_check::check` on the small ones). The contract of every entry point is that user
-//! input never panics, aborts or hangs: every problem is a diagnostic with a span inside the
-//! text (issue 33, "no crash on any input").
+//! (`c_front::parse_predicates`), boolean programs (`boolprog::parse`, then
+//! `model_check::check` on the small ones), abstraction files of `predabs hide` (the whole
+//! hiding pipeline: `hiding::Analysis`, steps to closure, log, why, points-to, `tr` in its three
+//! spellings, the hidden program lowered), witnesses of `predabs validate`
+//! (`witness::yaml::from_yaml`, then validation in the interpreter or instrumentation with the
+//! invariants) and share-link fragments (`playground_api::share`). The contract of every entry
+//! point is that user input never panics, aborts or hangs: every problem is a diagnostic with a
+//! span inside the text (issue 33, "no crash on any input").
 //!
 //! Inputs are mutations of the repository's own test files (`tests/**`): character edits with
 //! C's punctuation, deleted and duplicated ranges, swapped lines, truncations, and bursts of
@@ -40,6 +44,13 @@ pub enum Target {
     Predicates,
     /// `boolprog::parse` on mutated boolean programs, then `model_check::check` on small valid ones.
     BoolProg,
+    /// `hiding::Analysis` on mutated abstraction files (and sometimes mutated C files), to
+    /// closure, then every view of the result and `tr`.
+    AbsFile,
+    /// `witness::yaml::from_yaml` on mutated witnesses, then validation against their program.
+    Witness,
+    /// `playground_api::share::decode` on mutated sessions and damaged fragments.
+    ShareFragment,
 }
 
 impl Target {
@@ -48,6 +59,9 @@ impl Target {
             Target::CText => "c-text",
             Target::Predicates => "predicates",
             Target::BoolProg => "boolprog",
+            Target::AbsFile => "abs-file",
+            Target::Witness => "witness",
+            Target::ShareFragment => "share-fragment",
         }
     }
 }
@@ -113,7 +127,105 @@ pub fn corpus(target: Target, tests: &Path) -> Vec<Seed> {
             })
             .collect(),
         Target::BoolProg => ["boolprog", "programs", "model-check"].iter().flat_map(|d| files_with(&tests.join(d), "bp")).filter_map(|p| read(&p)).collect(),
+        Target::AbsFile => files_with(&tests.join("hiding"), "abs")
+            .into_iter()
+            .filter_map(|p| {
+                let mut seed = read(&p)?;
+                seed.program = Some(std::fs::read_to_string(p.with_extension("c")).ok()?);
+                Some(seed)
+            })
+            .collect(),
+        Target::Witness => witness_corpus(tests),
+        Target::ShareFragment => share_corpus(tests),
     }
+}
+
+/// The witnesses of `tests/witness/` with their programs, and for each program there a
+/// correctness witness (an invariant at each loop) and a violation witness (each `if` taken, the
+/// error call as the target) written by `witness::yaml::to_yaml`: well-formed starting points
+/// whether or not they are valid.
+fn witness_corpus(tests: &Path) -> Vec<Seed> {
+    use witness::{Action, CorrectnessWitness, Invariant, InvariantKind, Location, Producer, ViolationWitness, Waypoint, WaypointKind, Witness};
+    let dir = tests.join("witness");
+    let mut seeds: Vec<Seed> = files_with(&dir, "yml")
+        .into_iter()
+        .filter_map(|p| {
+            let mut seed = read(&p)?;
+            let stem = p.file_name()?.to_str()?.split('.').next()?.to_string();
+            seed.program = std::fs::read_to_string(dir.join(format!("{stem}.c"))).ok();
+            Some(seed)
+        })
+        .collect();
+    for p in files_with(&dir, "c") {
+        let Ok(source) = std::fs::read_to_string(&p) else { continue };
+        let file_name = p.file_name().and_then(|n| n.to_str()).unwrap_or("w.c").to_string();
+        let producer = Producer { name: "fuzz".into(), version: "0".into(), configuration: None, command_line: None };
+        let metadata = witness::metadata(producer, &file_name, source.as_bytes(), witness::DataModel::Ilp32, "2026-01-01T00:00:00Z".into());
+        let at = |line: usize, text: &str, word: &str| Location { file_name: file_name.clone(), line: line as u32 + 1, column: text.find(word).map(|c| c as u32 + 1), function: Some("main".into()) };
+        let mut invariants = Vec::new();
+        let mut waypoints = Vec::new();
+        for (n, line) in source.lines().enumerate() {
+            for word in ["while", "for"] {
+                if line.contains(&format!("{word} (")) {
+                    invariants.push(Invariant { kind: InvariantKind::Loop, location: at(n, line, word), value: "i >= 0 && 1".into() });
+                }
+            }
+            if line.contains("if (") {
+                waypoints.push(Waypoint { kind: WaypointKind::Branching { taken: true }, action: Action::Follow, location: at(n, line, "if") });
+            }
+            if line.trim_start().starts_with("reach_error();") {
+                waypoints.push(Waypoint { kind: WaypointKind::Target, action: Action::Follow, location: at(n, line, "reach_error") });
+            }
+        }
+        let correctness = Witness::Correctness(CorrectnessWitness { metadata: metadata.clone(), invariants });
+        let violation = Witness::Violation(ViolationWitness::from_waypoints(metadata, waypoints));
+        for (kind, w) in [("correctness", correctness), ("violation", violation)] {
+            seeds.push(Seed { name: format!("{} ({kind})", p.display()), text: witness::yaml::to_yaml(&w), program: Some(source.clone()) });
+        }
+    }
+    seeds
+}
+
+/// Sessions (the JSON a share link carries) with the programs and predicate files of `tests/`.
+fn share_corpus(tests: &Path) -> Vec<Seed> {
+    let programs = files_with(&tests.join("programs"), "c");
+    let predicates = files_with(&tests.join("abstraction"), "preds");
+    let modes = ["Check", "Abstract", "ModelCheck", "Hide"];
+    programs
+        .iter()
+        .enumerate()
+        .take(24)
+        .filter_map(|(k, p)| {
+            let source = std::fs::read_to_string(p).ok()?;
+            let preds = predicates.get(k % predicates.len().max(1)).and_then(|q| std::fs::read_to_string(q).ok()).unwrap_or_default();
+            let session = serde_json::json!({
+                "source": source,
+                "predicates": preds,
+                "boolean_program": "",
+                "mode": modes[k % modes.len()],
+                "options": { "int_width": k % 3 * 8, "strategy": "Exact", "max_iterations": 20 + k },
+                "selected_iteration": if k % 2 == 0 { serde_json::json!(k) } else { serde_json::Value::Null },
+                "example": if k % 3 == 0 { serde_json::json!("counting-loop") } else { serde_json::Value::Null },
+                "abstraction": "main x\n(global) g\n",
+                "hide_step": k % 5,
+            });
+            Some(Seed { name: format!("session of {}", p.display()), text: serde_json::to_string_pretty(&session).ok()?, program: None })
+        })
+        .collect()
+}
+
+/// What the share-fragment target decodes into: the web playground's session shape (its enums
+/// and options are kept as JSON values, since their types live in the web crate).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct FuzzSession {
+    pub source: String,
+    pub predicates: String,
+    pub boolean_program: String,
+    pub mode: serde_json::Value,
+    pub options: serde_json::Value,
+    pub selected_iteration: Option<u32>,
+    pub example: Option<String>,
 }
 
 const ALPHABET: &[&str] = &[
@@ -233,8 +345,120 @@ pub fn run_one(target: Target, input: &str, program: Option<&str>) -> Result<(),
             }
             Ok(())
         }
+        Target::AbsFile => run_hiding(input, program.unwrap_or("int main(void) { return 0; }")),
+        Target::Witness => run_witness(input, program.unwrap_or("int main(void) { return 0; }")),
+        Target::ShareFragment => run_share(input),
     }
 }
+
+/// The hiding pipeline on one abstraction file and C file.
+fn run_hiding(abstraction: &str, source: &str) -> Result<(), String> {
+    use hiding::transform::{transform, NondetStyle, TransformOptions};
+    let options = hiding::InferOptions { array_nondet_index: abstraction.len() % 2 == 0 };
+    let mut a = match hiding::Analysis::new(source, "fuzz.c", abstraction, options) {
+        Ok(a) => a,
+        Err(diagnostics) => {
+            check_spans(&diagnostics, source)?;
+            return if diagnostics::has_errors(&diagnostics) { Ok(()) } else { Err("no analysis and no error".into()) };
+        }
+    };
+    check_spans(&a.c_diagnostics, source)?;
+    check_spans(&a.abs_diagnostics, abstraction)?;
+    a.step();
+    let _ = a.log_text();
+    a.closure();
+    if !a.closed || !a.is_closed_set() {
+        return Err("the closure is not closed".into());
+    }
+    let _ = (a.abstraction_file(), a.warnings_text(), a.size());
+    for w in &a.warnings {
+        if w.span.end as usize > source.len() {
+            return Err(format!("warning `{}` has a span outside the C file", w.message));
+        }
+    }
+    for inf in a.inferences.clone() {
+        let _ = a.detail(&inf);
+    }
+    for v in a.hidden.iter().take(8) {
+        let _ = (a.why_text(v), a.points_to(v));
+    }
+    for nondet in [NondetStyle::Token, NondetStyle::Macro, NondetStyle::Call] {
+        let t = transform(&a.program, source, &a.hidden, TransformOptions { array_nondet_index: options.array_nondet_index, nondet });
+        if t.edits.iter().any(|e| e.span.end as usize > source.len()) {
+            return Err("an edit has a span outside the C file".into());
+        }
+        if nondet == NondetStyle::Call {
+            let (_, diagnostics) = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default());
+            check_spans(&diagnostics, &t.text)?;
+        }
+    }
+    Ok(())
+}
+
+/// Parses a witness and validates it against its program the way `predabs validate` does
+/// (violation: in the interpreter; correctness: the program instrumented with the invariants,
+/// lowered).
+fn run_witness(text: &str, source: &str) -> Result<(), String> {
+    use witness::source::SourceIndex;
+    let parsed = match witness::yaml::from_yaml(text) {
+        Ok(w) => w,
+        Err(reasons) => return if reasons.iter().any(|r| !r.is_empty()) { Ok(()) } else { Err("rejected without a reason".into()) },
+    };
+    let index = SourceIndex::new(source);
+    let model = parsed.metadata().task.data_model;
+    let Ok(program) = witness::lower(source, "fuzz.c", model) else { return Ok(()) };
+    match parsed {
+        witness::Witness::Violation(v) => {
+            let report = witness::violation::validate_violation(&program, &index, &v);
+            if report.validity != witness::Validity::Valid && report.reasons.is_empty() {
+                return Err(format!("{} without a reason", report.validity.as_str()));
+            }
+        }
+        witness::Witness::Correctness(c) => {
+            let checks: Vec<(u32, String)> = c.invariants.iter().filter_map(|i| Some((index.offset_of(i.location.line, i.location.column)?, i.value.clone()))).collect();
+            let (instrumented, _) = witness::correctness::instrument(&index, &checks);
+            let (_, diagnostics) = c_front::lower(&instrumented, "instrumented.c", &c_front::LowerOptions::default());
+            check_spans(&diagnostics, &instrumented)?;
+            if let Ok((induction, _)) = witness::correctness::instrument_induction(&program, &index, &checks) {
+                let (_, diagnostics) = c_front::lower(&induction, "induction.c", &c_front::LowerOptions::default());
+                check_spans(&diagnostics, &induction)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A share fragment: the input as a fragment, the input's bytes carried by a well-formed
+/// fragment (which must decode to them, or to "damaged" when they are not a session), and that
+/// fragment truncated and with one character changed.
+fn run_share(input: &str) -> Result<(), String> {
+    use playground_api::share::{decode, decode_bytes, encode, encode_bytes, ShareError};
+    let _ = decode::<FuzzSession>(input);
+    let fragment = encode_bytes(input.as_bytes());
+    if decode_bytes(&fragment) != Ok(Some(input.as_bytes().to_vec())) {
+        return Err("a well-formed fragment does not give back its bytes".into());
+    }
+    match decode::<FuzzSession>(&format!("#{fragment}")) {
+        Ok(Some(session)) => {
+            if decode::<FuzzSession>(&encode(&session)) != Ok(Some(session)) {
+                return Err("a decoded session does not round-trip".into());
+            }
+        }
+        Err(ShareError::Unreadable) => {}
+        other => return Err(format!("a well-formed fragment gave {other:?}")),
+    }
+    let cut = fragment.len() * 7 / 10;
+    let _ = decode::<FuzzSession>(&fragment[..cut]);
+    let mut damaged: Vec<char> = fragment.chars().collect();
+    let at = PREFIX_LEN + input.len() % (damaged.len() - PREFIX_LEN).max(1);
+    if at < damaged.len() {
+        damaged[at] = if damaged[at] == 'A' { '_' } else { 'A' };
+    }
+    let _ = decode::<FuzzSession>(&damaged.into_iter().collect::<String>());
+    Ok(())
+}
+
+const PREFIX_LEN: usize = playground_api::share::PREFIX.len();
 
 /// [`run_one`] under `catch_unwind`: a panic becomes an error message.
 pub fn run_guarded(target: Target, input: &str, program: Option<&str>) -> Result<(), String> {
@@ -267,7 +491,12 @@ pub fn fuzz(target: Target, corpus: &[Seed], seed: u64, cases: usize) -> Report 
     let inputs: Vec<(String, Option<String>)> = (0..cases)
         .map(|_| {
             let s = &corpus[rng.below(corpus.len())];
-            (mutate(&s.text, &mut rng), s.program.clone())
+            let input = mutate(&s.text, &mut rng);
+            let program = match (&s.program, target) {
+                (Some(p), Target::AbsFile) if rng.chance(30) => Some(mutate(p, &mut rng)),
+                _ => s.program.clone(),
+            };
+            (input, program)
         })
         .collect();
     let (to_main, from_worker) = mpsc::channel();

@@ -1,6 +1,7 @@
 //! The fuzz targets, bounded: a few thousand mutated inputs per entry point (C text, predicate
-//! files, boolean programs) must give diagnostics, never a panic, an abort or a hang. Deeply
-//! nested boolean programs get a diagnostic on a 1 MiB stack.
+//! files, boolean programs, abstraction files with their C files, witnesses with their
+//! programs, share-link fragments) must give diagnostics, never a panic, an abort or a hang.
+//! Deeply nested boolean programs get a diagnostic on a 1 MiB stack.
 //!
 //! Long mode (docs/fuzzing.md): `PREDABS_FUZZ_CASES=100000 cargo test --release -p fuzz-targets`
 //! runs that many inputs per target, `PREDABS_FUZZ_SEED=N` picks the seed, `PREDABS_FUZZ_OUT=DIR`
@@ -53,6 +54,21 @@ fn predicate_files_never_panic() {
 #[test]
 fn boolean_programs_never_panic() {
     fuzz_target(Target::BoolProg, 3000);
+}
+
+#[test]
+fn abstraction_files_never_panic() {
+    fuzz_target(Target::AbsFile, 2000);
+}
+
+#[test]
+fn witnesses_never_panic() {
+    fuzz_target(Target::Witness, 2000);
+}
+
+#[test]
+fn share_fragments_never_panic() {
+    fuzz_target(Target::ShareFragment, 3000);
 }
 
 #[test]

@@ -69,8 +69,17 @@ pub struct HidingSize {
 }
 
 /// Parses the C file (preprocessor and lang-c of `c-front`); `None` when it cannot be parsed.
+///
+/// `c_front::lower` runs first as the gate: it rejects programs nested deeper than
+/// `c_front::MAX_NESTING` (which would overflow the stack in lang-c's parser and in this
+/// crate's recursive passes, natively and in the browser's 1 MiB wasm stack) and syntax errors,
+/// with diagnostics at line:column.
 pub fn parse_program(source: &str, file_name: &str) -> (Option<Program>, Vec<Diagnostic>) {
     let options = c_front::LowerOptions::default();
+    let (lowered, gate) = c_front::lower(source, file_name, &options);
+    if lowered.is_none() {
+        return (None, gate);
+    }
     let (text, map, mut diagnostics) = c_front::preprocess(source, file_name, &options);
     if diagnostics::has_errors(&diagnostics) {
         return (None, diagnostics);

@@ -5,6 +5,7 @@ pub use engine::replay_inputs;
 pub mod examples;
 pub mod explain;
 mod run;
+pub mod share;
 pub mod types;
 
 pub use run::{diagnostics_data, export_promela, lower_to_text, run};

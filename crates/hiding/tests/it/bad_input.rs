@@ -80,6 +80,7 @@ fn c_syntax_errors_are_reported_at_their_line() {
         prog.c:3:7: error: syntax error: unexpected `=`
         3 |   x = = 2;
           |       ^
+          = help: expected one of `!`, `"`, `&`, `(`, `*`, `+`, `++`, `-`, `--`, `[_a-zA-Z]`, `[uUL]`, `u8`
     "#]]
     .assert_eq(&render_all(&diagnostics, "prog.c", source));
 }

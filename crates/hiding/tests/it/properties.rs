@@ -68,3 +68,41 @@ proptest! {
         exercise(&source, abs);
     }
 }
+
+/// Programs nested just inside `c_front::MAX_NESTING` go through the whole pipeline on a
+/// 1 MiB stack (the browser's wasm stack); deeper ones get c-front's diagnostic, not a crash.
+#[test]
+fn deep_nesting_fits_a_one_mebibyte_stack_or_is_a_diagnostic() {
+    let program = |n: usize, shape: usize| -> String {
+        let body = match shape {
+            0 => format!("x = {}y{};", "(".repeat(n), ")".repeat(n)),
+            1 => format!("{} x = y; {}", "{".repeat(n), "}".repeat(n)),
+            2 => format!("x = y{};", " + y".repeat(n)),
+            3 => format!("{} x = y;", "if (y) ".repeat(n)),
+            _ => format!("x = {}y;", "!".repeat(n)),
+        };
+        format!("int x, y;\nint main(void) {{\n  {body}\n  return x;\n}}\n")
+    };
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            for shape in 0..5 {
+                // the deepest program of this shape that c-front accepts
+                let (inside, mut a) = (c_front::MAX_NESTING / 4..=c_front::MAX_NESTING)
+                    .rev()
+                    .map(|n| program(n, shape))
+                    .find_map(|text| Analysis::new(&text, "deep.c", "(global) y\n", Default::default()).ok().map(|a| (text, a)))
+                    .unwrap_or_else(|| panic!("shape {shape}: nothing near the limit is accepted"));
+                a.closure();
+                assert!(a.hidden.len() >= 2, "shape {shape}: y and x are hidden");
+                let t = transform(&a.program, &inside, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+                assert!(t.text.contains("__VERIFIER_nondet_int()"), "shape {shape}");
+                let deep = program(c_front::MAX_NESTING * 8, shape);
+                let Err(diagnostics) = Analysis::new(&deep, "deep.c", "(global) y\n", Default::default()) else { panic!("shape {shape}: too deep, but accepted") };
+                assert!(diagnostics.iter().any(|d| d.is_error()), "shape {shape}");
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("no panic");
+}
