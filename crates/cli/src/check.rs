@@ -15,6 +15,10 @@ pub(crate) struct CheckArgs {
     /// Write an SV-COMP witness (format 2.0, YAML) for a SAFE or UNSAFE verdict.
     #[arg(long, value_name = "OUT.yml")]
     witness: Option<PathBuf>,
+    /// Write a self-contained HTML report (program, settings, every iteration with its boolean
+    /// program, diff, feasibility table and explained refinement, invariants, trace, verdict).
+    #[arg(long, value_name = "OUT.html")]
+    report: Option<PathBuf>,
     /// Refinement method: weakest preconditions (BOOP) or strongest postconditions (NEWTON).
     #[arg(long, value_enum, default_value = "wp")]
     refine: RefineArg,
@@ -85,6 +89,7 @@ pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
         };
         let mut outcome = playground_api::run(&request, &mut stream, &|| false);
         let written = crate::witness::after_check(&mut outcome, args.witness.as_deref(), &request);
+        write_report(args.report.as_deref(), &request, &outcome)?;
         let mut value = serde_json::to_value(&outcome).map_err(|e| format!("cannot serialise the result: {e}"))?;
         if let Some(map) = value.as_object_mut() {
             map.insert("event".into(), "verdict".into());
@@ -102,8 +107,16 @@ pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
     };
     let mut outcome = playground_api::run(&request, &mut progress, &|| false);
     let written = crate::witness::after_check(&mut outcome, args.witness.as_deref(), &request);
+    write_report(args.report.as_deref(), &request, &outcome)?;
     let file = args.file.clone();
     Ok(crate::witness::report_written(written, finish(&outcome, args.json, |o| human(o, &file))))
+}
+
+/// `--report`: the playground's report export (`playground_api::report`).
+fn write_report(path: Option<&std::path::Path>, request: &Request, outcome: &Outcome) -> Result<(), String> {
+    let Some(path) = path else { return Ok(()) };
+    std::fs::write(path, playground_api::report::report_html(request, outcome))
+        .map_err(|e| format!("cannot write the report {}: {e}", path.display()))
 }
 
 fn exit_code(outcome: &Outcome) -> ExitCode {

@@ -96,7 +96,7 @@ pub fn trace_view() -> Html {
         html! {
             <tr class={classes!("feasibility-row", row.contradiction.then_some("contradiction"))} data-step={k.to_string()}
                 tabindex={tab_stop(k, None)} {onclick} {onkeydown}>
-                <td class="num">{ k + 1 }</td>
+                <td class="num" title="path step">{ row.step }</td>
                 <td class="line-ref">{ line_ref(row.c_line) }</td>
                 <td><code class="c-source">{ c_text(row.c_line).unwrap_or_default() }</code></td>
                 <td><code class="path-statement">{ &row.statement }</code></td>
@@ -187,11 +187,37 @@ pub fn trace_view() -> Html {
                     </table>
                 </div>
             }
+            if let Some(why) = playground_api::refinement::explain_refinement(it) {
+                <p class="refinement-why" id="refinement-why"><strong>{ "Why it is spurious: " }</strong>{ why.sentence() }</p>
+            }
             if !it.new_predicates.is_empty() {
                 <p class="new-predicates">{ "New predicates: " }
                     { for it.new_predicates.iter().map(|p| html! { <code class="new-pred">{ p }</code> }) }</p>
             }
+            { diff_view(&state.run.iterations, state.selected) }
             { for concrete }
         </div>
+    }
+}
+
+/// The boolean program of the selected iteration against the one before it: what the new
+/// predicates changed (unchanged runs shortened to two lines of context).
+fn diff_view(iterations: &[playground_api::IterationSnapshot], selected: Option<usize>) -> Html {
+    use playground_api::refinement::{iteration_diff, DiffLine};
+    let Some(index) = selected else { return html! {} };
+    let Some(diff) = iteration_diff(iterations, index, 2) else { return html! {} };
+    let changed = diff.iter().filter(|l| matches!(l, DiffLine::Added(_) | DiffLine::Removed(_))).count();
+    html! {
+        <details class="bp-diff" id="bp-diff">
+            <summary>{ format!("Boolean program: {} against iteration {}", crate::model::plural(changed, "changed line"), index) }</summary>
+            <pre class="diff">
+                { for diff.into_iter().map(|line| match line {
+                    DiffLine::Same(t) => html! { <span class="diff-same">{ format!("  {t}\n") }</span> },
+                    DiffLine::Added(t) => html! { <span class="diff-add">{ format!("+ {t}\n") }</span> },
+                    DiffLine::Removed(t) => html! { <span class="diff-del">{ format!("- {t}\n") }</span> },
+                    DiffLine::Skipped(n) => html! { <span class="diff-skip">{ format!("  … {}\n", crate::model::plural(n as usize, "unchanged line")) }</span> },
+                }) }
+            </pre>
+        </details>
     }
 }

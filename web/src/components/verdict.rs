@@ -18,6 +18,23 @@ pub fn verdict_panel() -> Html {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::OpenTab(tab)))
     };
+    let export_report = {
+        let state = state.clone();
+        let outcome = outcome.clone();
+        Callback::from(move |_: MouseEvent| {
+            let s = &state.session;
+            let request = crate::engine::api_request(&crate::model::RunRequest {
+                kind: s.mode,
+                source: if s.mode == crate::model::RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
+                predicates: s.predicates.clone(),
+                options: s.options.clone(),
+            });
+            let mut outcome = (*outcome).clone();
+            // The iterations as the timeline shows them (streamed; kept after a Cancel).
+            outcome.iterations = state.run.iterations.clone();
+            super::app::download("predabs-report.html", &playground_api::report::report_html(&request, &outcome));
+        })
+    };
     let body = match outcome.verdict {
         Verdict::Safe => html! {
             <>
@@ -87,6 +104,9 @@ pub fn verdict_panel() -> Html {
             if outcome.verdict == Verdict::Unknown && !outcome.next_step.is_empty() {
                 <p class="next-step" id="next-step">{ format!("What to try next: {}", outcome.next_step) }</p>
             }
+            <p><button class="btn btn-small" id="export-report" onclick={export_report}
+                title="One self-contained HTML file: program, settings, every iteration, invariants, trace and verdict">
+                { "Export report ⤓" }</button></p>
         </div>
     }
 }

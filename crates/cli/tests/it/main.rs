@@ -68,3 +68,21 @@ fn check_rejects_an_unknown_technique_with_the_list() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown technique `magic`") && err.contains("heap-values"), "{err}");
 }
+
+#[test]
+fn check_report_writes_one_self_contained_html_file() {
+    let dir = std::env::temp_dir().join(format!("predabs-report-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("testdev.html");
+    let out = predabs()
+        .args(["check", &program("testdev.c"), "--techniques", "cegar", "--report"])
+        .arg(&path)
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let html = std::fs::read_to_string(&path).expect("the report is written");
+    assert!(html.contains("<h2>Iteration 3</h2>"));
+    assert!(html.contains("Why it is spurious:"));
+    assert!(!html.contains("<script") && !html.contains("src=\"http"), "self-contained, no script");
+    let _ = std::fs::remove_dir_all(&dir);
+}
