@@ -4,6 +4,8 @@ mod engine;
 pub use engine::replay_inputs;
 pub mod examples;
 pub mod explain;
+pub mod refinement;
+pub mod report;
 mod run;
 pub mod share;
 pub mod types;

@@ -1,6 +1,8 @@
 //! End-to-end runs of the façade: every gallery example gives its expected verdict, and bad
 //! input comes back as diagnostics with line and column.
 
+mod report;
+
 use playground_api::{examples, run, Event, Mode, Options, Request, Verdict};
 
 fn request(mode: Mode, source: &str, predicates: &str) -> Request {
