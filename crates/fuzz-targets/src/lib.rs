@@ -290,6 +290,39 @@ pub fn mutate(text: &str, rng: &mut Rng) -> String {
     chars.into_iter().collect()
 }
 
+const YAML_VALUES: &[&str] = &[
+    "0", "-1", "1", "3", "7", "12", "4294967296", "99999999999999999999", "''", "x == 1", "\\result == 5", "i < n && s >= 0", "'((('", "true", "false", "follow", "avoid",
+    "branching", "assumption", "target", "function_enter", "function_return", "loop_invariant", "location_invariant", "invariant_set", "violation_sequence", "c_expression",
+    "ILP32", "LP64", "main", "reach_error", "unsafe_nondet.c", "é", "[]", "{}", "null", "'2.0'", "'x == 42'", "'s == 21'",
+];
+
+/// `1..=3` edits of the values of a YAML document (`key: value` lines keep their keys): the
+/// document stays well formed, so the schema check and the validator see it.
+pub fn mutate_values(text: &str, rng: &mut Rng) -> String {
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let keyed: Vec<usize> = lines.iter().enumerate().filter(|(_, l)| l.contains(": ")).map(|(i, _)| i).collect();
+    if keyed.is_empty() {
+        return text.to_string();
+    }
+    for _ in 0..1 + rng.below(3) {
+        // mostly the content (waypoints, invariants): metadata edits are rejected early
+        let content = lines.iter().position(|l| l.trim_start().starts_with("content:")).unwrap_or(0);
+        let in_content: Vec<usize> = keyed.iter().copied().filter(|&i| i > content).collect();
+        let pool = if !in_content.is_empty() && rng.chance(85) { &in_content } else { &keyed };
+        let i = pool[rng.below(pool.len())];
+        let Some(colon) = lines[i].find(": ") else { continue };
+        let key = lines[i][..colon].trim().trim_start_matches("- ");
+        // mostly values of the right kind (the schema check rejects the rest early)
+        let value = match key {
+            "line" | "column" if rng.chance(80) => ["0", "1", "2", "5", "6", "7", "8", "9", "10", "11", "12", "13", "40", "-1", "4294967296"][rng.below(15)],
+            "value" if rng.chance(80) => ["'x == 1'", "'i >= 0'", "'s == 21'", "'n == 6'", "'(((x'", "'x = 1'", "'f()'", "'i < n && s >= 0'", "'\\result == 5'", "'1'", "'y == 46'", "'x == 9999999999999999999999'"][rng.below(12)],
+            _ => YAML_VALUES[rng.below(YAML_VALUES.len())],
+        };
+        lines[i] = format!("{}: {value}", &lines[i][..colon]);
+    }
+    lines.join("\n")
+}
+
 /// What went wrong on one input.
 #[derive(Clone, Debug)]
 pub struct Failure {
@@ -491,7 +524,7 @@ pub fn fuzz(target: Target, corpus: &[Seed], seed: u64, cases: usize) -> Report 
     let inputs: Vec<(String, Option<String>)> = (0..cases)
         .map(|_| {
             let s = &corpus[rng.below(corpus.len())];
-            let input = mutate(&s.text, &mut rng);
+            let input = if target == Target::Witness && rng.chance(60) { mutate_values(&s.text, &mut rng) } else { mutate(&s.text, &mut rng) };
             let program = match (&s.program, target) {
                 (Some(p), Target::AbsFile) if rng.chance(30) => Some(mutate(p, &mut rng)),
                 _ => s.program.clone(),
