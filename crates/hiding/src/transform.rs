@@ -398,17 +398,30 @@ impl<'a> Tr<'a> {
             }
             StmtKind::Switch(c, b) => StmtKind::Switch(self.test(c), Box::new(self.stmt_or_empty(b))),
             StmtKind::For(init, c, step, b) => {
+                // a declaration that loses a hidden declarator with side effects becomes a block
+                // `{ kept declarations and effects in order; for (; c; step) body }`
+                let mut before = Vec::new();
                 let init2 = match &**init {
                     ForInit::Empty => ForInit::Empty,
                     ForInit::Expr(e) => self.effect(e).map(ForInit::Expr).unwrap_or(ForInit::Empty),
-                    ForInit::Decl(d) => {
-                        let (kept, _) = self.decl_parts(d, false);
-                        kept.into_iter().next().map(ForInit::Decl).unwrap_or(ForInit::Empty)
-                    }
+                    ForInit::Decl(d) => match self.decl_parts(d, true).as_slice() {
+                        [] => ForInit::Empty,
+                        [Item::Decl(kept)] => ForInit::Decl(kept.clone()),
+                        items => {
+                            before = items.to_vec();
+                            ForInit::Empty
+                        }
+                    },
                 };
                 let c2 = c.as_ref().map(|c| self.test(c));
                 let step2 = step.as_ref().and_then(|st| self.effect(st));
-                StmtKind::For(Box::new(init2), c2, step2, Box::new(self.stmt_or_empty(b)))
+                let for_stmt = StmtKind::For(Box::new(init2), c2, step2, Box::new(self.stmt_or_empty(b)));
+                if before.is_empty() {
+                    for_stmt
+                } else {
+                    before.push(Item::Stmt(Stmt { kind: for_stmt, span: s.span, line: s.line, end_line: s.end_line }));
+                    StmtKind::Block(before)
+                }
             }
             StmtKind::Labeled(l, b) => StmtKind::Labeled(l.clone(), Box::new(self.stmt_or_empty(b))),
             StmtKind::Return(Some(e)) => return Some(self.return_stmt(s, e)),
@@ -456,50 +469,61 @@ impl<'a> Tr<'a> {
         let mut out = Vec::new();
         for item in items {
             match item {
-                Item::Decl(d) => {
-                    let (kept, effects) = self.decl_parts(d, true);
-                    out.extend(kept.into_iter().map(Item::Decl));
-                    out.extend(effects.into_iter().map(Item::Stmt));
-                }
+                Item::Decl(d) => out.extend(self.decl_parts(d, true)),
                 Item::Stmt(s) => out.extend(self.stmt(s).map(Item::Stmt)),
             }
         }
         out
     }
 
-    /// A declaration without its hidden declarators: the declarations to keep (consecutive
-    /// kept declarators stay together) and, for locals, statements for hidden initializers'
-    /// side effects.
-    fn decl_parts(&mut self, d: &Decl, local: bool) -> (Vec<Decl>, Vec<Stmt>) {
+    /// A declaration without its hidden declarators, in source order: declarations of the kept
+    /// declarators (consecutive ones stay together) and, for locals, statements for the side
+    /// effects of hidden declarators' initializers between them (`int h = f(), i = g();` with
+    /// `h` hidden becomes `f(); int i = g();`, keeping the order of evaluation).
+    fn decl_parts(&mut self, d: &Decl, local: bool) -> Vec<Item> {
         if d.verbatim.is_some() {
-            return (vec![d.clone()], Vec::new());
+            return vec![Item::Decl(d.clone())];
         }
+        let mut out: Vec<Item> = Vec::new();
         let mut kept: Vec<Declarator> = Vec::new();
-        let mut effects = Vec::new();
+        let mut any_kept = false;
         for dl in &d.declarators {
             match dl.var {
                 Some(v) if self.h.contains(v) => {
                     self.edit(EditKind::RemovedDeclaration, dl.span, vec![v]);
-                    if let (true, Some(init)) = (local, &dl.init) {
-                        let leaves: Vec<Expr> = init.leaves().into_iter().cloned().collect();
-                        for leaf in &leaves {
-                            if let Some(x) = self.effect(leaf) {
-                                effects.push(Stmt { kind: StmtKind::Expr(Some(x)), span: dl.span, line: dl.line, end_line: dl.line });
+                    let Some(init) = dl.init.as_ref().filter(|_| local) else { continue };
+                    let leaves: Vec<Expr> = init.leaves().into_iter().cloned().collect();
+                    for leaf in &leaves {
+                        if let Some(x) = self.effect(leaf) {
+                            if !kept.is_empty() {
+                                out.push(Item::Decl(Decl { declarators: std::mem::take(&mut kept), ..d.clone() }));
                             }
+                            out.push(Item::Stmt(Stmt { kind: StmtKind::Expr(Some(x)), span: dl.span, line: dl.line, end_line: dl.line }));
                         }
                     }
                 }
                 _ => {
                     let init = dl.init.as_ref().map(|i| self.init(i));
                     kept.push(Declarator { init, ..dl.clone() });
+                    any_kept = true;
                 }
             }
         }
-        let keeps_type = d.specifiers.contains('{');
-        if kept.is_empty() && !keeps_type {
-            return (Vec::new(), effects);
+        if !kept.is_empty() {
+            out.push(Item::Decl(Decl { declarators: kept, ..d.clone() }));
         }
-        (vec![Decl { declarators: kept, ..d.clone() }], effects)
+        let defines_type = d.specifiers.contains('{');
+        if defines_type && out.iter().filter(|i| matches!(i, Item::Decl(_))).count() > 1 {
+            // one declaration only (a second one would define the type again): effects after it
+            let (decls, effects): (Vec<Item>, Vec<Item>) = out.into_iter().partition(|i| matches!(i, Item::Decl(_)));
+            let declarators = decls.into_iter().flat_map(|i| if let Item::Decl(x) = i { x.declarators } else { Vec::new() }).collect();
+            out = std::iter::once(Item::Decl(Decl { declarators, ..d.clone() })).chain(effects).collect();
+        }
+        // a declaration that defines a struct, union or enum type keeps its type
+        if !any_kept && defines_type {
+            out.insert(0, Item::Decl(Decl { declarators: Vec::new(), ..d.clone() }));
+        }
+        out
     }
 
     fn init(&mut self, i: &Init) -> Init {
@@ -562,9 +586,10 @@ pub fn transform(program: &Program, source: &str, h: &Hidden, options: Transform
 fn top_level(tr: &mut Tr, p: &mut Printer, top: &Top) {
     match &top.kind {
         TopKind::Decl(d) => {
-            let (kept, _) = tr.decl_parts(d, false);
-            for d in kept {
-                p.decl(&d);
+            for item in tr.decl_parts(d, false) {
+                if let Item::Decl(d) = item {
+                    p.decl(&d);
+                }
             }
         }
         TopKind::Prototype { specifiers, name, declarator, rest } => {

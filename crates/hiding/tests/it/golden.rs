@@ -2,7 +2,7 @@
 //! golden files for the other examples.
 
 use crate::{analysis, fixture, no_space, read_fixture, squeeze};
-use expect_test::expect_file;
+use expect_test::{expect, expect_file};
 use hiding::transform::{transform, NondetStyle, TransformOptions};
 
 /// The appendix log, exactly as the paper prints it (up to padding).
@@ -128,4 +128,48 @@ fn footnotes() -> String {
     out.push_str(&format!("== transform-only (not closed: {})\n{}", !a.is_closed_set(), t.text));
     let _ = fixture("footnotes.c");
     out
+}
+
+/// The `for` initializer and multi-declarator edge cases of `tr`: a hidden declarator whose
+/// initializer has side effects keeps them, in the order of evaluation, also in a `for`.
+#[test]
+fn hidden_declarators_keep_their_effects_in_order() {
+    let source = "int n;\nint f(void) { n = n * 10 + 1; return n; }\nint g(void) { n = n * 10 + 2; return n; }\n\
+int main(void) {\n  int h = f(), i = g();\n  for (int k = f(), j = 0; j < 2; j++) { i = i + j; }\n  for (int k2 = 0, m = g(); k2 < 1; k2++) { }\n  return i;\n}\n";
+    let mut a = hiding::Analysis::new(source, "for.c", "main h\nmain k\nmain m\n", Default::default()).unwrap();
+    a.closure();
+    let t = transform(&a.program, source, &a.hidden, TransformOptions::default());
+    expect![[r#"
+        int n;
+        int f(void)
+        {
+            n = n * 10 + 1;
+            return n;
+        }
+        int g(void)
+        {
+            n = n * 10 + 2;
+            return n;
+        }
+        int main(void)
+        {
+            f();
+            int i = g();
+            {
+                f();
+                int j = 0;
+                for (; j < 2; j++) {
+                    i = i + j;
+                }
+            }
+            {
+                int k2 = 0;
+                g();
+                for (; k2 < 1; k2++) {
+                }
+            }
+            return i;
+        }
+    "#]]
+    .assert_eq(&t.text);
 }
