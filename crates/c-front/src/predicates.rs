@@ -314,14 +314,10 @@ pub fn parse_expression(program: &Program, proc: Option<ProcId>, text: &str) -> 
     }
     let value = lowerer.rvalue(expression);
     let mut diagnostics: Vec<Diagnostic> = lowerer.diagnostics.into_iter().map(fix).collect();
+    // Show the internal spellings of `'x` and `'*x` as the user wrote them (the prefixes are
+    // not prefixes of each other).
     for d in &mut diagnostics {
-        if d.message.contains(SYMBOLIC_DEREF_PREFIX) {
-            d.message = d.message.replace(SYMBOLIC_DEREF_PREFIX, "'*");
-        }
-        // (the prefixes are not prefixes of each other)
-        if d.message.contains(SYMBOLIC_PREFIX) {
-            d.message = d.message.replace(SYMBOLIC_PREFIX, "'");
-        }
+        d.message = d.message.replace(SYMBOLIC_DEREF_PREFIX, "'*").replace(SYMBOLIC_PREFIX, "'");
     }
     if diagnostics::has_errors(&diagnostics) {
         return (None, diagnostics);
