@@ -19,8 +19,10 @@
 pub mod interp;
 pub mod points;
 mod print;
+mod symbol;
 
 pub use print::{display_expr, display_program, display_stmt};
+pub use symbol::{FloatOp, Symbol};
 
 use diagnostics::Span;
 
@@ -280,8 +282,9 @@ pub enum ExprKind {
     Ite(Box<Expr>, Box<Expr>, Box<Expr>),
     /// The address of string literal number `n` in [`Program::strings`] (an opaque non-null pointer).
     Str(u32),
-    /// An uninterpreted function or predicate symbol applied to arguments (shape predicates).
-    App(String, Vec<Expr>),
+    /// An uninterpreted function or predicate symbol applied to arguments (floating point,
+    /// fresh values, NEWTON's θ, named functions: see [`Symbol`]).
+    App(Symbol, Vec<Expr>),
 }
 
 impl Expr {

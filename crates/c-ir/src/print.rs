@@ -1,6 +1,6 @@
 //! Printing the IR in a readable C-like form (`predabs lower`), expressions with minimal parentheses.
 
-use crate::{BinaryOp, Expr, ExprKind, Procedure, Program, Stmt, StmtKind, Type, UnaryOp, VarKind};
+use crate::{BinaryOp, Expr, ExprKind, Procedure, Program, Stmt, StmtKind, Symbol, Type, UnaryOp, VarKind};
 use std::fmt::Write;
 
 fn precedence(e: &Expr) -> u8 {
@@ -163,8 +163,15 @@ fn write_expr(out: &mut String, program: &Program, e: &Expr, min_prec: u8) {
             }
             None => out.push_str("\"?\""),
         },
-        ExprKind::App(name, args) => {
-            out.push_str(name);
+        ExprKind::App(symbol, args) => {
+            match symbol {
+                Symbol::Theta(v) => {
+                    let _ = write!(out, "θ{}", program.var(*v).name);
+                }
+                _ => {
+                    let _ = write!(out, "{symbol}");
+                }
+            }
             out.push('(');
             for (i, a) in args.iter().enumerate() {
                 if i > 0 {

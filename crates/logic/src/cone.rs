@@ -4,11 +4,11 @@
 use c_ir::{Expr, ExprKind, VarId};
 
 /// The symbols a formula depends on: its variables (also under `&`) and the names of
-/// uninterpreted symbols (fresh values, shape predicates).
+/// uninterpreted symbols (fresh values, floating point, named functions).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Symbol {
     Var(VarId),
-    App(String),
+    App(c_ir::Symbol),
 }
 
 /// The symbols of `e`, without duplicates.
@@ -17,7 +17,7 @@ pub fn symbols(e: &Expr) -> Vec<Symbol> {
     e.visit(&mut |sub| {
         let s = match &sub.kind {
             ExprKind::Var(v) => Symbol::Var(*v),
-            ExprKind::App(name, _) => Symbol::App(name.clone()),
+            ExprKind::App(symbol, _) => Symbol::App(symbol.clone()),
             _ => return,
         };
         if !out.contains(&s) {

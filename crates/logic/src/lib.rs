@@ -7,7 +7,7 @@
 //! - every variable has a distinct non-null address; lvalues of different [`MemoryTypeKey`]s
 //!   never overlap (type-based aliasing), distinct struct fields never overlap;
 //! - unknown values introduced by `havoc` and `malloc` are *fresh symbols*
-//!   ([`fresh_symbol`]: a nullary [`c_ir::ExprKind::App`] whose name starts with `$`), which
+//!   ([`fresh_symbol`]: a nullary [`c_ir::ExprKind::App`] of a [`c_ir::Symbol::Fresh`]), which
 //!   stand for universally quantified values when the weakest precondition is checked for
 //!   validity (the way abstraction and refinement use it).
 

@@ -10,22 +10,18 @@
 use crate::alias::{memory_type_key, MayAlias};
 use crate::locations::locations;
 use crate::simplify::{negate, simplify};
-use c_ir::{BinaryOp, Expr, ExprKind, Program, Type};
+use c_ir::{BinaryOp, Expr, ExprKind, Program, Symbol, Type};
 
-/// The name prefix of fresh symbols.
-pub const FRESH_PREFIX: char = '$';
-
-/// A fresh symbolic value of type `ty` named `$name` (a nullary uninterpreted symbol). Callers
+/// A fresh symbolic value of type `ty` (a nullary [`Symbol::Fresh`], printed `$name`). Callers
 /// choose names unique per statement instance (e.g. `havoc_12_3`): within one formula every
 /// occurrence of the same name denotes the same value.
 pub fn fresh_symbol(name: &str, ty: &Type) -> Expr {
-    let name = if name.starts_with(FRESH_PREFIX) { name.to_string() } else { format!("{FRESH_PREFIX}{name}") };
-    Expr::new(ExprKind::App(name, Vec::new()), ty.clone())
+    Expr::new(ExprKind::App(Symbol::Fresh(name.to_string()), Vec::new()), ty.clone())
 }
 
 /// Whether `e` was made by [`fresh_symbol`].
 pub fn is_fresh_symbol(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::App(name, args) if args.is_empty() && name.starts_with(FRESH_PREFIX))
+    matches!(&e.kind, ExprKind::App(Symbol::Fresh(_), args) if args.is_empty())
 }
 
 /// `WP(lhs = rhs, phi)`, case-split and simplified.

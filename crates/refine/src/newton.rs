@@ -235,7 +235,7 @@ fn omega_at(rows: &[SpRow], x: VarId, step: usize) -> Option<Expr> {
 /// An expression with the start values θ_x shown as `θx` symbols (for the Fig 7.5 table).
 pub fn display_symbolic(path: &ExpandedPath, e: &Expr) -> String {
     let shown = logic::substitute::map_expr(e, &mut |sub| match sub.kind {
-        ExprKind::Var(v) => Some(Expr::new(ExprKind::App(format!("θ{}", path.program.var(v).name), Vec::new()), sub.ty.clone())),
+        ExprKind::Var(v) => Some(Expr::new(ExprKind::App(c_ir::Symbol::Theta(v), Vec::new()), sub.ty.clone())),
         _ => None,
     });
     c_ir::display_expr(&path.program, &shown)

@@ -243,13 +243,22 @@ fn reduce_threads(
     Ok(cone)
 }
 
+/// What links two conditions in the syntactic cone of influence: a variable, an uninterpreted
+/// symbol, or reading memory through a pointer (any two dereferences may meet).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ConeSymbol {
+    Var(c_ir::VarId),
+    App(c_ir::Symbol),
+    Memory,
+}
+
 /// The variables and symbols of an expression (for the syntactic cone of influence).
-pub fn symbols_of(e: &Expr) -> Vec<String> {
+pub fn symbols_of(e: &Expr) -> Vec<ConeSymbol> {
     let mut out = Vec::new();
     e.visit(&mut |x| match &x.kind {
-        ExprKind::Var(v) => out.push(format!("v{}", v.0)),
-        ExprKind::App(name, _) => out.push(name.clone()),
-        ExprKind::Deref(_) => out.push("*".into()),
+        ExprKind::Var(v) => out.push(ConeSymbol::Var(*v)),
+        ExprKind::App(symbol, _) => out.push(ConeSymbol::App(symbol.clone())),
+        ExprKind::Deref(_) => out.push(ConeSymbol::Memory),
         _ => {}
     });
     out.sort();

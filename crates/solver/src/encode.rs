@@ -10,7 +10,7 @@
 //!   consistent (Ackermann): equal addresses imply equal values;
 //! - `&(e.f)` is an uninterpreted function of `&e` per struct field: injective, non-null,
 //!   different from every other field's addresses and from variable addresses;
-//! - uninterpreted symbols `App(name, args)` are functions of their arguments (Ackermann);
+//! - uninterpreted symbols `App(symbol, args)` are functions of their arguments (Ackermann);
 //!   nullary ones (fresh values `$...`) are free constants.
 
 use crate::blast::{Bits, Circuit};
@@ -86,7 +86,7 @@ pub struct Encoder {
     field_addresses: HashMap<(u32, u32), Vec<(Bits, Bits)>>,
     /// constant addresses in use (variables and strings)
     used_constant_addresses: Vec<u128>,
-    apps: HashMap<(String, usize, u32), Vec<Application>>,
+    apps: HashMap<(c_ir::Symbol, usize, u32), Vec<Application>>,
     /// Terms encoded so far (the deadline is checked every 256 of them).
     encoded_terms: u64,
     /// Sums `Σ c·atom` (no constant) by width and canonical atom list: `(i + 1) + j`,

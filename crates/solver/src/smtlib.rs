@@ -316,7 +316,7 @@ impl Printer<'_> {
                     sorts.push(format!("(_ BitVec {wa})"));
                     terms.push(self.term(a)?);
                 }
-                let mangled: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+                let mangled = name.ascii_name();
                 let widths: Vec<String> = sorts.iter().map(|s| s.replace("(_ BitVec ", "").replace(')', "")).collect();
                 let fname = format!("app_{mangled}_{}_{}", widths.join("_"), w);
                 self.declare(format!("(declare-fun {fname} ({}) (_ BitVec {w}))", sorts.join(" ")));

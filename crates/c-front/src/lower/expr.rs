@@ -4,7 +4,7 @@
 use super::{is_error_function, Binding, Lowerer};
 use crate::preprocess::{parse_char_literal, unescape};
 use c_ir::interp::{eval_binary, eval_unary, field_offset, normalize, size_of, align_of};
-use c_ir::{BinaryOp, Expr, ExprKind, StmtKind, Type, UnaryOp, VarId};
+use c_ir::{BinaryOp, Expr, ExprKind, FloatOp, StmtKind, Symbol, Type, UnaryOp, VarId};
 use diagnostics::Span;
 use lang_c::ast;
 use lang_c::span::Node;
@@ -205,7 +205,7 @@ impl<'a> Lowerer<'a> {
                 Expr::binary(BinaryOp::Ne, e, zero)
             }
             Type::Array(..) => Expr::bool(true),
-            Type::Opaque(_) => Expr::new(ExprKind::App("__float_nonzero".into(), vec![e]), Type::Bool),
+            Type::Opaque(_) => Expr::new(ExprKind::App(Symbol::Float(FloatOp::NonZero), vec![e]), Type::Bool),
             _ => Expr::binary(BinaryOp::Ne, e, Expr::int(0, Type::INT)),
         }
     }
@@ -292,24 +292,12 @@ impl<'a> Lowerer<'a> {
         };
         let a = if matches!(a.ty, Type::Opaque(_)) { a } else { Expr::cast(a, float_ty.clone()) };
         let b = if matches!(b.ty, Type::Opaque(_)) { b } else { Expr::cast(b, float_ty.clone()) };
-        let name = match op {
-            BinaryOp::Add => "add",
-            BinaryOp::Sub => "sub",
-            BinaryOp::Mul => "mul",
-            BinaryOp::Div => "div",
-            BinaryOp::Lt => "lt",
-            BinaryOp::Le => "le",
-            BinaryOp::Gt => "gt",
-            BinaryOp::Ge => "ge",
-            BinaryOp::Eq => "eq",
-            BinaryOp::Ne => "ne",
-            _ => {
-                self.error(span, format!("invalid floating point operand to `{}`", op.symbol()));
-                "invalid"
-            }
+        let Some(float_op) = FloatOp::of_binary(op) else {
+            self.error(span, format!("invalid floating point operand to `{}`", op.symbol()));
+            return self.placeholder();
         };
         let ty = if op.is_relational() { Type::Bool } else { float_ty };
-        Expr::new(ExprKind::App(format!("__float_{name}"), vec![a, b]), ty)
+        Expr::new(ExprKind::App(Symbol::Float(float_op), vec![a, b]), ty)
     }
 
     /// Floating point is uninterpreted: say so once per file.
@@ -760,7 +748,7 @@ impl<'a> Lowerer<'a> {
                     _ => String::new(),
                 };
                 let single = matches!(c, ast::Constant::Float(f) if f.suffix.format == ast::FloatFormat::Float);
-                Expr::new(ExprKind::App(text, Vec::new()), Type::Opaque(if single { "float" } else { "double" }.into()))
+                Expr::new(ExprKind::App(Symbol::FloatLiteral(text), Vec::new()), Type::Opaque(if single { "float" } else { "double" }.into()))
             }
         }
     }
@@ -837,7 +825,7 @@ impl<'a> Lowerer<'a> {
                 if matches!(v.ty, Type::Opaque(_)) && u.node.operator.node == U::Minus {
                     self.float_warning(span);
                     let ty = v.ty.clone();
-                    return Expr::new(ExprKind::App("__float_neg".into(), vec![v]), ty);
+                    return Expr::new(ExprKind::App(Symbol::Float(FloatOp::Neg), vec![v]), ty);
                 }
                 let v = self.integer_operand(v, span, "the unary operator");
                 let t = promoted(&v.ty);

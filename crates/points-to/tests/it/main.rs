@@ -184,7 +184,7 @@ fn uncalled_formals_and_havoc_point_to_external_memory() {
     assert!(!pt.may_alias(&deref(&never), &deref(&p)), "a pointer never assigned points nowhere");
     assert_eq!(pt.points_to(&p), vec![AbstractLocation::External]);
     // robust on odd expressions
-    let odd = Expr::new(ExprKind::App("f".into(), vec![]), int_ptr.clone());
+    let odd = Expr::new(ExprKind::App(c_ir::Symbol::Named("f".into()), vec![]), int_ptr.clone());
     assert!(pt.may_alias(&deref(&odd), &deref(&p)));
     let bad = Expr::var(VarId(999), int_ptr);
     let _ = pt.may_alias(&deref(&bad), &deref(&p));

@@ -84,7 +84,7 @@ fn uninterpreted_symbols_are_functions() {
     let mut b = Builder::new();
     let x = b.var("x", Type::INT);
     let y = b.var("y", Type::INT);
-    let reach = |a: &Expr| Expr::new(ExprKind::App("reach".into(), vec![a.clone()]), Type::Bool);
+    let reach = |a: &Expr| Expr::new(ExprKind::App(c_ir::Symbol::Named("reach".into()), vec![a.clone()]), Type::Bool);
     let mut s = Solver::new(&b.program, &SolverConfig::c_semantics());
     let f = Expr::and(Expr::and(bin(Eq, &x, &y), reach(&x)), Expr::logical_not(reach(&y)));
     assert_eq!(s.is_satisfiable(&f), Answer::No);

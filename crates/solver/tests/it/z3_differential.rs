@@ -132,7 +132,7 @@ fn hand_written(w: &World) -> Vec<(Expr, bool)> {
     let s_val = field(prog, &w.s, 0);
     let index = |i: i128| Expr::new(ExprKind::Index(Box::new(w.arr.clone()), Box::new(int(i))), Type::INT);
     let and = |a: Expr, b: Expr| Expr::and(a, b);
-    let f_of = |e: &Expr| Expr::new(ExprKind::App("f".into(), vec![e.clone()]), Type::INT);
+    let f_of = |e: &Expr| Expr::new(ExprKind::App(c_ir::Symbol::Named("f".into()), vec![e.clone()]), Type::INT);
     let fresh = logic::fresh_symbol("malloc_1", &p.ty);
     vec![
         (and(bin(Eq, p, &addr(x)), bin(Ne, &deref(p), x)), false),
