@@ -6,8 +6,9 @@
 //!   paper's "one abstraction inference step"), [`Analysis::closure`] until nothing new is
 //!   inferred; every inference is plain data ([`Inference`]) for the log and the UI, and
 //!   [`Analysis::why`] gives the derivation chain of a hidden variable;
-//! - [`Analysis::points_to`] answers points-to queries (the pointer analysis that rules 2a/2b
-//!   perform on demand, made explicit for explanations and tests);
+//! - [`Analysis::points_to`] answers points-to queries on demand (the pointer analysis that
+//!   rules 2a/2b perform, made explicit for explanations and tests; [`pointsto::OnDemand`]
+//!   memoises across queries);
 //! - [`transform::transform`] is the paper's `tr`: the hidden program with `NONDET`.
 //!
 //! Design choices where the paper is silent are listed in the crate's README.
@@ -277,9 +278,16 @@ impl Analysis {
         parts.join(" <- ")
     }
 
-    /// The variables `p` may point to (Andersen-style over the store sites).
+    /// The variables `p` may point to (Andersen-style over the store sites), computed on
+    /// demand: only the stores `p` depends on are looked at.
     pub fn points_to(&self, p: VarId) -> Vec<VarId> {
-        pointsto::PointsTo::compute(&self.program, &self.sites).of(p)
+        pointsto::OnDemand::new(&self.program, &self.sites).of(p)
+    }
+
+    /// A points-to oracle for several queries (each solved set is memoised: ask it for every
+    /// hidden pointer of a view instead of calling [`Analysis::points_to`] per pointer).
+    pub fn points_to_queries(&self) -> pointsto::OnDemand<'_> {
+        pointsto::OnDemand::new(&self.program, &self.sites)
     }
 
     /// How much was hidden (the variables of the user's file and functions' results that

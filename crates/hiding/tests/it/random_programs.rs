@@ -324,3 +324,95 @@ fn simulation_search_finds_the_branch_the_original_took() {
     assert!(matched, "{why}");
     assert!(runs > 1, "the first run (NONDET = 0) skips the branch the original took");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// The demand-driven points-to queries give exactly the whole-program sets (fresh per query
+    /// and memoised across queries in a random order), and never a target that Steensgaard's
+    /// analysis (`points-to`, the oracle) excludes.
+    #[test]
+    fn on_demand_points_to_equals_the_whole_program_solution(
+        stmts in proptest::collection::vec((0u8..10, 0u8..8, 0usize..6, 0usize..6), 1..12),
+        order in any::<u64>(),
+    ) {
+        let source = program(&stmts);
+        let a = Analysis::new(&source, "random.c", "", Default::default()).unwrap();
+        let whole = hiding::pointsto::PointsTo::compute(&a.program, &a.sites);
+        let shared = a.points_to_queries();
+        let n = a.program.vars.len();
+        for k in 0..n {
+            let v = VarId(((k as u64 * 7 + order) % n as u64) as u32);
+            let expected = whole.of(v);
+            prop_assert_eq!(a.points_to(v), expected.clone(), "fresh query of {}\n{}", a.program.describe(v), source);
+            prop_assert_eq!(shared.of(v), expected, "memoised query of {}\n{}", a.program.describe(v), source);
+        }
+        let (lowered, _) = c_front::lower(&source, "random.c", &c_front::LowerOptions::default());
+        let lowered = lowered.unwrap();
+        let steens = points_to::PointsTo::analyze(&lowered);
+        let global = |name: &str| lowered.globals.iter().copied().find(|g| lowered.var(*g).name == name);
+        for p in ["p0", "p1"] {
+            let (Some(pv), Some(pg)) = (a.program.lookup(&Scope::Global, p), global(p)) else { continue };
+            let pe = c_ir::Expr::var(pg, lowered.var(pg).ty.clone());
+            for target in a.points_to(pv) {
+                let var = a.program.var(target);
+                let Some(g) = global(&var.name).filter(|_| var.scope == Scope::Global) else { continue };
+                let te = c_ir::Expr::var(g, lowered.var(g).ty.clone());
+                prop_assert!(steens.may_point_to(&pe, &te), "{} -> {} not allowed by Steensgaard\n{}", p, var.name, source);
+            }
+        }
+    }
+}
+
+/// A program with `n` functions, each with its own pointers, one chain of stores reaching `p0`.
+fn larger_program(n: usize) -> String {
+    let mut text = String::new();
+    for k in 0..n {
+        text.push_str(&format!("int g{k}, h{k}[4];\nint *p{k}, *r{k};\n"));
+    }
+    for k in 0..n {
+        text.push_str(&format!(
+            "void f{k}(int *a)\n{{\n  int x{k};\n  int *q = a;\n  int *t = h{k};\n  if (g{k} > 0) {{\n    q = &x{k};\n  }}\n  *q = g{k} + 1;\n  *t = 2;\n  p{k} = q;\n  r{k} = t;\n  *r{k} = *p{k};\n}}\n"
+        ));
+    }
+    text.push_str("int main(void)\n{\n");
+    for k in 0..n {
+        text.push_str(&format!("  f{k}(&g{k});\n"));
+    }
+    text.push_str("  return 0;\n}\n");
+    text
+}
+
+/// On a program with 200 functions, one query looks at a small part of the program; the
+/// queries for every pointer together (memoised) stay within a small factor of solving
+/// everything (work = site evaluations, counted deterministically).
+#[test]
+fn on_demand_points_to_does_a_fraction_of_the_work() {
+    let source = larger_program(200);
+    let a = Analysis::new(&source, "large.c", "", Default::default()).unwrap();
+    let whole = hiding::pointsto::PointsTo::compute(&a.program, &a.sites);
+    let p0 = a.program.lookup(&Scope::Global, "p0").unwrap();
+    let one = a.points_to_queries();
+    let answer = one.of(p0);
+    let names: Vec<String> = answer.iter().map(|v| a.program.describe(*v)).collect();
+    assert_eq!(names, ["(global) g0", "f0 x0"]);
+    assert_eq!(answer, whole.of(p0));
+    let pointers: Vec<VarId> = (0..a.program.vars.len() as u32).map(VarId).filter(|v| a.program.var(*v).ty.is_pointer()).collect();
+    let all = a.points_to_queries();
+    for &p in &pointers {
+        assert_eq!(all.of(p), whole.of(p), "{}", a.program.describe(p));
+    }
+    eprintln!(
+        "points-to work on {} sites: whole program {}, one query (p0) {} (ratio {:.0}), all {} pointer queries memoised {} (ratio {:.1})",
+        a.sites.len(),
+        whole.work(),
+        one.work(),
+        whole.work() as f64 / one.work() as f64,
+        pointers.len(),
+        all.work(),
+        whole.work() as f64 / all.work() as f64
+    );
+    assert!(one.work() * 20 < whole.work(), "one query: {} vs {}", one.work(), whole.work());
+    // every pointer of the program asked for: within a small factor of solving everything
+    assert!(all.work() < 3 * whole.work(), "all queries: {} vs {}", all.work(), whole.work());
+}
