@@ -193,6 +193,13 @@ impl State<'_> {
 
 /// Runs Fig 3 from the initial pairs (the property's and the guards') for at most `bound` rounds.
 pub fn run(names: Names, fc: &Flowchart, initial: &[(Pred, LocId)], hints: &[Hint], bound: u32) -> Abstraction {
+    run_online(names, fc, initial, hints, bound, &mut |_| Vec::new())
+}
+
+/// Like [`run`], but after every round `more_hints` may add hints (automatic approximation,
+/// [`crate::autohint::Online`]): they apply to the pairs examined in later rounds, so a growing
+/// family is cut as soon as it is recognised instead of after a whole run.
+pub fn run_online(names: Names, fc: &Flowchart, initial: &[(Pred, LocId)], hints: &[Hint], bound: u32, more_hints: &mut dyn FnMut(&Abstraction) -> Vec<Hint>) -> Abstraction {
     let out = Abstraction {
         preds: Vec::new(),
         pairs: Vec::new(),
@@ -223,6 +230,8 @@ pub fn run(names: Names, fc: &Flowchart, initial: &[(Pred, LocId)], hints: &[Hin
             st.process(*pid, round, &mut added);
         }
         st.out.rounds.push(Round { index: round, processed: batch, added });
+        let new = more_hints(&st.out);
+        st.out.hints.extend(new);
     }
     st.out.converged = st.out.pairs.iter().all(|p| p.status != Status::Unmarked);
     for p in st.out.pairs.iter_mut() {

@@ -15,7 +15,7 @@
 //! the trivial hint `⊤` instead (their booleans become nondeterministic).
 
 use crate::abstraction::{skeleton, Abstraction, PredId};
-use crate::concrete::HeapSpace;
+use crate::concrete::{Heap, HeapSpace};
 use crate::flowchart::LocId;
 use crate::parse::Hint;
 use crate::terms::{FieldRef, Formula, Pred, PredKind, Term};
@@ -24,6 +24,9 @@ use c_ir::{StructId, Type, VarKind};
 
 /// Heaps of up to this many cells check a proposed hint.
 pub const CHECK_CELLS: u32 = 3;
+/// The first members of a family (the shortest chains) checked on every heap: the template is
+/// valid for the whole family by construction, the check guards against mistakes in it.
+pub const CHECK_MEMBERS: usize = 4;
 
 /// Predicates at one location sharing a skeleton.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,55 +92,111 @@ fn value_chain(t: &Term) -> Option<(Term, FieldRef, u32)> {
     }
 }
 
-/// The template's condition `c` for a family member (hint: `if !c then false else ⊤`).
-fn template(p: &Pred) -> Option<(Formula, String)> {
-    let fields_or = |f: FieldRef| if p.fields.is_empty() { vec![f] } else { p.fields.clone() };
-    let atom = |kind, fields, args| Formula::Atom(Pred::new(kind, Vec::new(), fields, args));
-    match p.kind {
-        PredKind::Eq => {
-            for (a, b) in [(&p.args[0], &p.args[1]), (&p.args[1], &p.args[0])] {
-                let Some((v, f, _)) = chain(b).filter(|_| matches!(b, Term::Load(_))) else { continue };
-                if *a == Term::Null {
-                    let c = Formula::not(Formula::Atom(Pred::eq(v, Term::Null)));
-                    return Some((c, "a field chain of v can only be NULL when v is not NULL".into()));
-                }
-                if *a == v {
-                    return Some((atom(PredKind::Cyclic, vec![f], vec![v]), "a variable equal to a node down its own list lies on a cycle".into()));
-                }
-                if chain(a).is_none() {
-                    let c = Formula::or(vec![Formula::Atom(Pred::eq(a.clone(), Term::Null)), atom(PredKind::Dshared, vec![f], vec![a.clone(), v])]);
-                    return Some((c, "a pointer equal to a node down the list of v is NULL or shares that node with v".into()));
-                }
-            }
-            None
-        }
-        PredKind::Reach | PredKind::Reachp | PredKind::Dshared | PredKind::Cyclic => {
-            if p.kind == PredKind::Cyclic {
-                if let Some((v, _, _)) = chain(&p.args[0]).filter(|_| matches!(p.args[0], Term::Load(_))) {
-                    return Some((atom(PredKind::Cyclic, p.fields.clone(), vec![v]), "a cycle reached from v->n… is reached from v".into()));
-                }
-            } else {
-                let (s, b) = (&p.args[0], &p.args[1]);
-                for (s, b) in [(s, b), (b, s)] {
-                    if p.kind != PredKind::Dshared && s != &p.args[0] {
-                        continue;
-                    }
-                    if let Some((v, f, _)) = chain(b) {
-                        if p.fields.contains(&f) && chain(s).is_none() && *s != v {
-                            let c = atom(PredKind::Dshared, fields_or(f), vec![s.clone(), v]);
-                            return Some((c, "whatever reaches (or shares with) a node down the list of v shares a node with v".into()));
-                        }
-                    }
-                }
-            }
-            if p.avoid.iter().any(|a| chain(a).is_some()) {
-                let kept = p.avoid.iter().filter(|a| chain(a).is_none()).cloned().collect();
-                let c = Formula::Atom(p.with_avoid(kept));
-                return Some((c, "avoiding fewer addresses allows more paths: drop the growing avoid-set members".into()));
-            }
-            None
-        }
+/// A term of a family member: NULL, a chain-free term, or a chain of `v` whose *cell depth*
+/// is `depth` (`v->f…` with j steps has depth j; the slot `&(v->f…)` with j steps counting
+/// the slot's field has depth j − 1: the cell whose slot it is).
+#[derive(Clone, Debug, PartialEq)]
+enum Arg {
+    Null,
+    Plain(Term),
+    Chain { base: Term, field: FieldRef, depth: u32, slot: bool },
+}
+
+fn arg(t: &Term) -> Arg {
+    if *t == Term::Null {
+        return Arg::Null;
     }
+    match chain(t) {
+        Some((base, field, j)) => {
+            let slot = matches!(t, Term::FieldAddr(..));
+            Arg::Chain { base, field, depth: if slot { j - 1 } else { j }, slot }
+        }
+        None => Arg::Plain(t.clone()),
+    }
+}
+
+fn is_chain(a: &Arg) -> bool {
+    matches!(a, Arg::Chain { .. })
+}
+
+fn nonnull(v: &Term) -> Formula {
+    Formula::not(Formula::Atom(Pred::eq(v.clone(), Term::Null)))
+}
+
+/// The template's condition `c` for a family member `p` (hint: `if !c then false else ⊤`),
+/// with `p ⇒ c` valid in every state; `c` mentions no field chains. Growing avoid-set members
+/// are dropped (fewer avoided addresses allow more paths: every predicate is monotone in A).
+fn template(p: &Pred) -> Option<(Formula, String)> {
+    let f_of = |f: FieldRef| if p.fields.is_empty() { vec![f] } else { p.fields.clone() };
+    let atom = |kind, fields: Vec<FieldRef>, args| Formula::Atom(Pred::new(kind, Vec::new(), fields, args));
+    let args: Vec<Arg> = p.args.iter().map(arg).collect();
+    if !args.iter().any(is_chain) {
+        if p.kind != PredKind::Eq && p.avoid.iter().any(|a| chain(a).is_some()) {
+            let kept = p.avoid.iter().filter(|a| chain(a).is_none()).cloned().collect();
+            return Some((Formula::Atom(p.with_avoid(kept)), "avoiding fewer addresses allows more paths: drop the growing avoid-set members".into()));
+        }
+        return None;
+    }
+    let cyclic = |v: &Term, f: FieldRef, why: &str| Some((atom(PredKind::Cyclic, f_of(f), vec![v.clone()]), why.to_string()));
+    match (p.kind, &args[0], args.get(1)) {
+        (PredKind::Eq, a, Some(b)) => {
+            let (a, b) = if is_chain(a) { (b, a) } else { (a, b) };
+            let Arg::Chain { base: v, field: f, depth: j, .. } = b else { return None };
+            match a {
+                Arg::Null => Some((nonnull(v), "a field chain of v can only be NULL when v is not NULL".into())),
+                Arg::Plain(u) if u == v => cyclic(v, *f, "a variable equal to a node down its own list lies on a cycle"),
+                Arg::Plain(u) => Some((
+                    Formula::or(vec![Formula::and(vec![Formula::Atom(Pred::eq(u.clone(), Term::Null)), nonnull(v)]), atom(PredKind::Reachp, vec![*f], vec![v.clone(), u.clone()])]),
+                    "a pointer equal to a node down the list of v is NULL, or v reaches it in one or more steps".into(),
+                )),
+                Arg::Chain { base: w, depth: i, .. } if w == v && i != j => cyclic(v, *f, "two different nodes down the same list are equal only on a cycle"),
+                Arg::Chain { base: w, .. } => Some((Formula::and(vec![nonnull(v), nonnull(w)]), "field chains have values only when their bases are not NULL".into())),
+            }
+        }
+        (PredKind::Reach | PredKind::Reachp, s, Some(b)) => match (s, b) {
+            (Arg::Plain(s), Arg::Chain { base: v, field: f, depth, .. }) if s == v => {
+                if p.kind == PredKind::Reachp && *depth == 0 {
+                    cyclic(v, *f, "v reaching its own slot in one or more steps lies on a cycle")
+                } else {
+                    Some((nonnull(v), "v reaches nodes down its own list only when it is not NULL".into()))
+                }
+            }
+            (Arg::Plain(s), Arg::Chain { base: v, field: f, depth: 0, .. }) => Some((atom(PredKind::Reach, f_of(*f), vec![s.clone(), v.clone()]), "whatever reaches a slot of v reaches v".into())),
+            (Arg::Plain(s), Arg::Chain { base: v, field: f, .. }) => Some((atom(PredKind::Dshared, f_of(*f), vec![s.clone(), v.clone()]), "whatever reaches a node down the list of v shares a node with v".into())),
+            (Arg::Chain { base: v, field: f, .. }, Arg::Plain(u)) if u == v => cyclic(v, *f, "a node down the list of v that reaches v lies on a cycle"),
+            (Arg::Chain { base: v, field: f, .. }, Arg::Plain(u)) => Some((atom(PredKind::Reachp, f_of(*f), vec![v.clone(), u.clone()]), "what a node down the list of v reaches, v reaches in one or more steps".into())),
+            (Arg::Chain { base: v, field: f, depth: i, .. }, Arg::Chain { base: w, depth: d, .. }) if w == v => {
+                // ≥ 0 steps back to an earlier node, or ≥ 1 step back to the same one: a cycle
+                if d < i || (p.kind == PredKind::Reachp && d == i) {
+                    cyclic(v, *f, "a node down the list of v reaching an earlier one lies on a cycle")
+                } else {
+                    Some((nonnull(v), "nodes further down the list are reached only when v is not NULL".into()))
+                }
+            }
+            (Arg::Chain { base: v, field: f, .. }, Arg::Chain { base: w, depth: 0, .. }) => Some((atom(PredKind::Reachp, f_of(*f), vec![v.clone(), w.clone()]), "what a node down the list of v reaches (w or a slot of w), v reaches in one or more steps".into())),
+            (Arg::Chain { base: v, field: f, .. }, Arg::Chain { base: w, .. }) => Some((atom(PredKind::Dshared, f_of(*f), vec![v.clone(), w.clone()]), "a path between the lists of v and w is a shared node".into())),
+            _ => None,
+        },
+        (PredKind::Dshared, a, Some(b)) => {
+            let (a, b) = if is_chain(a) { (b, a) } else { (a, b) };
+            let Arg::Chain { base: v, field: f, .. } = b else { return None };
+            match a {
+                Arg::Plain(u) | Arg::Chain { base: u, .. } if u == v => Some((nonnull(v), "nodes down the list of v share with v only when v is not NULL".into())),
+                Arg::Plain(u) | Arg::Chain { base: u, .. } => Some((atom(PredKind::Dshared, f_of(*f), vec![u.clone(), v.clone()]), "what shares a node with a node down the list of v shares it with v".into())),
+                Arg::Null => None,
+            }
+        }
+        (PredKind::Cyclic, Arg::Chain { base: v, field: f, .. }, _) => cyclic(v, *f, "a cycle reached from v->n… is reached from v"),
+        _ => None,
+    }
+}
+
+/// A chain-free condition `c` implied by `p` (`p ⇒ c` in every state), when `p` mentions a
+/// field chain and a template applies: the hint condition, also used as a consistency
+/// constraint ([`crate::consistency`]).
+pub fn implied(p: &Pred) -> Option<Formula> {
+    let (c, _) = template(p)?;
+    (!c.preds().iter().any(|q| q.terms().any(|t| chain(t).is_some()))).then_some(c)
 }
 
 /// The heaps of the procedure's list struct, for checking hints.
@@ -174,28 +233,61 @@ pub fn heap_space(session: &Session) -> Option<HeapSpace> {
     })
 }
 
+/// Every heap of up to [`CHECK_CELLS`] cells of the procedure's list struct.
+pub fn check_heaps(session: &Session) -> Vec<Heap> {
+    heap_space(session).map(|s| (0..=CHECK_CELLS).flat_map(|n| s.heaps(n)).collect()).unwrap_or_default()
+}
+
+/// Proposes a hint for family `k` of `abs` and checks it on `heaps`.
+fn suggest_one(abs: &Abstraction, fam: &Family, k: usize, heaps: &[Heap]) -> Option<Suggestion> {
+    let rep = fam.members.iter().map(|m| abs.pred(*m)).min_by_key(|p| format!("{p:?}").len())?;
+    let (cond, reason) = match template(rep) {
+        Some((c, r)) if !c.preds().iter().any(|q| q.terms().any(|t| chain(t).is_some())) => (c, r),
+        // no chain-free approximation: the family's booleans become ⊤ (no new predicates)
+        _ => (Formula::Const(true), "no chain-free approximation: over-approximated by T".to_string()),
+    };
+    // a heap refutes the hint when the condition is false and a member true there; only
+    // heaps where the (chain-free, cheap) condition is false need the members evaluated
+    let refuted = heaps.iter().any(|h| h.eval_formula(&cond) == Some(false) && fam.members.iter().take(CHECK_MEMBERS).any(|m| h.eval_pred(abs.pred(*m)) == Some(true)));
+    let hint = Hint { pattern: rep.clone(), loc: Some(fam.loc), cond: Formula::not(cond), origin: format!("auto-hint: {reason}") };
+    Some(Suggestion { family: k, hint, reason, heaps_checked: heaps.len(), refuted })
+}
+
 /// Proposes and checks one hint per family that has a template.
 pub fn suggest(session: &Session, abs: &Abstraction, fams: &[Family]) -> Vec<Suggestion> {
-    let space = heap_space(session);
-    let heaps: Vec<_> = space.map(|s| (0..=CHECK_CELLS).flat_map(|n| s.heaps(n)).collect()).unwrap_or_default();
-    let mut out = Vec::new();
-    for (k, fam) in fams.iter().enumerate() {
-        let Some(rep) = fam.members.iter().map(|m| abs.pred(*m)).min_by_key(|p| format!("{p:?}").len()) else { continue };
-        let (cond, reason) = match template(rep) {
-            Some((c, r)) if !c.preds().iter().any(|q| q.terms().any(|t| chain(t).is_some())) => (c, r),
-            // no chain-free approximation: the family's booleans become ⊤ (no new predicates)
-            _ => (Formula::Const(true), "no chain-free approximation: over-approximated by T".to_string()),
-        };
-        let mut refuted = false;
-        for h in &heaps {
-            for m in &fam.members {
-                if h.eval_pred(abs.pred(*m)) == Some(true) && h.eval_formula(&cond) == Some(false) {
-                    refuted = true;
+    let heaps = check_heaps(session);
+    fams.iter().enumerate().filter_map(|(k, fam)| suggest_one(abs, fam, k, &heaps)).collect()
+}
+
+/// Automatic hints during one abstraction run ([`crate::abstraction::run_online`]): after each
+/// round, every new family (no hint covers it yet) gets its template hint, checked on the small
+/// heaps once; refuted proposals are recorded and not used.
+pub struct Online {
+    heaps: Vec<Heap>,
+    /// Every proposal made, in order (refuted ones included).
+    pub suggestions: Vec<Suggestion>,
+}
+
+impl Online {
+    pub fn new(session: &Session) -> Online {
+        Online { heaps: check_heaps(session), suggestions: Vec::new() }
+    }
+    /// The hints for the families of `abs` that no hint covers yet.
+    pub fn hints_for(&mut self, abs: &Abstraction) -> Vec<Hint> {
+        let mut out = Vec::new();
+        for (k, fam) in families(abs).iter().enumerate() {
+            let covered = abs.hints.iter().chain(out.iter()).any(|h: &Hint| h.loc.is_none_or(|l| l == fam.loc) && skeleton(&h.pattern) == fam.skeleton);
+            let tried = self.suggestions.iter().any(|s| s.hint.loc == Some(fam.loc) && skeleton(&s.hint.pattern) == fam.skeleton);
+            if covered || tried {
+                continue;
+            }
+            if let Some(s) = suggest_one(abs, fam, k, &self.heaps) {
+                if !s.refuted {
+                    out.push(s.hint.clone());
                 }
+                self.suggestions.push(s);
             }
         }
-        let hint = Hint { pattern: rep.clone(), loc: Some(fam.loc), cond: Formula::not(cond), origin: format!("auto-hint: {reason}") };
-        out.push(Suggestion { family: k, hint, reason, heaps_checked: heaps.len(), refuted });
+        out
     }
-    out
 }

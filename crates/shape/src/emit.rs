@@ -2,10 +2,12 @@
 //! per predicate, one labelled block per location, one block per edge with `assume(ḡ)`, the
 //! parallel assignment of the edge's `b_p := f̄`, the hint equivalences
 //! `b_p := choose(false, c̄)` and `b_p := *` for over-approximated pairs. The property becomes
-//! assertions: `F@L` is `assert(F̄)` at L; the paper's `∀k: P@l1 ⇒ Q@l2` uses a ghost boolean
+//! assertions: `F@L` is `assert(F̄)` at L; valid implications between the booleans of a
+//! location are assumed there ([`consistency`]); the paper's `∀k: P@l1 ⇒ Q@l2` uses a ghost boolean
 //! `g` (`g := g | P̄` at l1, `assert(!g | Q̄)` at l2); a precondition is `assume(F̄)`.
 
 use crate::abstraction::{Abstraction, Status};
+use crate::consistency;
 use crate::flowchart::{Flowchart, LocId};
 use crate::parse::Property;
 use crate::terms::Formula;
@@ -44,6 +46,9 @@ fn location_checks(abs: &Abstraction, l: LocId, pres: &[Property], props: &[Prop
                 out.push(Stmt::assume(bar(abs, formula)));
             }
         }
+    }
+    for c in consistency::at_location(abs, l) {
+        out.push(Stmt::assume(bar(abs, &c)));
     }
     for (k, p) in props.iter().enumerate() {
         if let Property::Implies { antecedent, at, .. } = p {

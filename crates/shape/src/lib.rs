@@ -14,6 +14,7 @@
 pub mod abstraction;
 pub mod autohint;
 pub mod concrete;
+pub mod consistency;
 pub mod emit;
 pub mod flowchart;
 pub mod parse;

@@ -3,7 +3,7 @@
 //! pairs with status and parent, WP derivations step by step, the abstract actions), growing
 //! families and hints, the boolean program, its Promela text, and the verdict.
 
-use crate::abstraction::{Abstraction, Status};
+use crate::abstraction::{self, Abstraction, Status};
 use crate::autohint::{self, Suggestion};
 use crate::emit;
 use crate::parse::Hint;
@@ -154,6 +154,10 @@ pub struct Report {
     pub verdict: Verdict,
     pub reason: String,
     pub witness: Option<Witness>,
+    /// When the abstract program can violate the property: the model checker's abstract
+    /// counterexample, one step a line (`L_n…` blocks are locations, `E…` edges) with the
+    /// booleans after the step.
+    pub abstract_trace: Option<String>,
 }
 
 impl Report {
@@ -276,7 +280,8 @@ pub fn run_view(session: &Session, source: &str, abs: &Abstraction, bound: u32, 
         .iter()
         .enumerate()
         .map(|(k, f)| {
-            let s = suggestions.iter().find(|s| s.family == k);
+            let _ = k;
+            let s = suggestions.iter().find(|s| s.hint.loc == Some(f.loc) && crate::abstraction::skeleton(&s.hint.pattern) == f.skeleton);
             FamilyView {
                 location: label(f.loc),
                 members: f.members.iter().map(|m| names.pred(abs.pred(*m))).collect(),
@@ -312,27 +317,36 @@ pub fn run(session: &Session, req: &Request) -> Report {
             lines: lines_of(&index, e.stmts.iter().map(|&s| body[s as usize].span)),
         })
         .collect();
-    let mut hints = session.hints.clone();
+    let timing = std::env::var_os("SHAPE_TIMING").is_some();
+    let clock = std::time::Instant::now();
+    let lap = |what: &str| {
+        if timing {
+            eprintln!("[shape timing] {what}: {:.2}s", clock.elapsed().as_secs_f64());
+        }
+    };
+    let hints = session.hints.clone();
     let mut runs = Vec::new();
     let mut abs = session.abstract_with(&hints, req.bound);
-    if req.auto_hints {
-        for _ in 0..4 {
-            if abs.converged {
-                break;
-            }
-            let fams = autohint::families(&abs);
-            let suggestions = autohint::suggest(session, &abs, &fams);
-            runs.push(run_view(session, &req.source, &abs, req.bound, &suggestions));
-            let new: Vec<Hint> = suggestions.into_iter().filter(|s| !s.refuted).map(|s| s.hint).filter(|h| !hints.contains(h)).collect();
-            if new.is_empty() {
-                break;
-            }
-            hints.extend(new);
-            abs = session.abstract_with(&hints, req.bound);
-        }
+    lap("abstraction");
+    let mut online_suggestions = None;
+    if req.auto_hints && !abs.converged {
+        // the same abstraction again, with each growing family cut by its template hint as
+        // soon as it is recognised; the run without them is kept to show the families
+        let first = abs;
+        let mut online = autohint::Online::new(session);
+        abs = abstraction::run_online(names, fc, &session.initial_pairs(), &hints, req.bound, &mut |a| online.hints_for(a));
+        lap("abstraction with automatic hints");
+        runs.push(run_view(session, &req.source, &first, req.bound, &online.suggestions));
+        online_suggestions = Some(online.suggestions);
     }
-    let suggestions = if abs.converged { Vec::new() } else { autohint::suggest(session, &abs, &autohint::families(&abs)) };
+    let suggestions = match online_suggestions {
+        Some(s) => s,
+        None if abs.converged => Vec::new(),
+        None => autohint::suggest(session, &abs, &autohint::families(&abs)),
+    };
+    lap("final suggestions");
     runs.push(run_view(session, &req.source, &abs, req.bound, &suggestions));
+    lap("run view");
     let program = emit::boolean_program(&abs, fc, &session.preconditions, &session.properties);
     let boolean_program = boolprog::print_bebop(&program).text;
     let promela = boolprog::promela::export(&program).map_err(|d| d.message);
@@ -341,10 +355,12 @@ pub fn run(session: &Session, req: &Request) -> Report {
         entry: Some("main".into()),
         eliminate_dead_variables: true,
         time_budget_ms: Some(MODEL_CHECK_BUDGET_MS),
+        compute_trace: true,
         ..Default::default()
     };
     let outcome = model_check::check(&program, &config);
-    if std::env::var_os("SHAPE_TIMING").is_some() {
+    lap("model check");
+    if timing {
         eprintln!("model check: {:?}", outcome.statistics);
     }
     let (verdict, reason, witness) = match outcome.verdict {
@@ -376,5 +392,6 @@ pub fn run(session: &Session, req: &Request) -> Report {
         verdict,
         reason,
         witness,
+        abstract_trace: outcome.trace.as_ref().map(|t| model_check::format_trace(&program, t)),
     }
 }

@@ -29,6 +29,8 @@ pub enum Rule {
     ReachSelf,
     /// Every F-slot of the source is avoided: only 0 steps are possible.
     OwnSlotsAvoided,
+    /// `dshared[A;F](e,e)` holds iff `e` is allocated.
+    DsharedSelf,
     /// `reach[A;F](e, &(e->f))` with `f ∈ F`: one field step.
     OwnSlotTarget,
     /// `e == e` is true.
@@ -228,7 +230,28 @@ fn own_slots(p: &Pred, s: &Term, ctx: &Context) -> Option<Vec<FieldRef>> {
     }
 }
 
+/// `dshared[A;F](u,u)` holds iff `u` is allocated; `dshared[A;F](u,w)` with every F-slot of `u`
+/// avoided holds iff `w` reaches `u` (from `u` only `u` and its slots are reachable, and a
+/// cell-valued `w` reaches a slot of `u` only through `u`).
+fn rewrite_dshared(p: &Pred, ctx: &Context) -> Option<(Rule, Formula)> {
+    let (a, b) = (&p.args[0], &p.args[1]);
+    if a == b && surely_valid(a) {
+        return Some((Rule::DsharedSelf, allocated(a, ctx)));
+    }
+    for (u, w) in [(a, b), (b, a)] {
+        let Some(slots) = own_slots(p, u, ctx) else { continue };
+        let avoided = !slots.is_empty() && slots.iter().all(|f| p.avoid.contains(&Term::field_addr(u.clone(), *f)));
+        if avoided && matches!(ctx.kind(w), Kind::Cell(_)) {
+            return Some((Rule::OwnSlotsAvoided, Formula::Atom(Pred::new(PredKind::Reach, p.avoid.clone(), p.fields.clone(), vec![w.clone(), u.clone()]))));
+        }
+    }
+    None
+}
+
 fn rewrite_structure(p: &Pred, ctx: &Context) -> Option<(Rule, Formula)> {
+    if p.kind == PredKind::Dshared {
+        return rewrite_dshared(p, ctx);
+    }
     let s = &p.args[0];
     if p.kind == PredKind::Reach {
         let b = &p.args[1];

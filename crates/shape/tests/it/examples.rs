@@ -121,12 +121,13 @@ fn reversal_without_the_precondition_is_unsafe_with_a_cyclic_list_replayed_in_th
 }
 
 #[test]
-fn reversal_with_auto_hints() {
-    let mut req = request("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], 30);
+fn reversal_with_auto_hints_is_safe() {
+    let mut req = request("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], 40);
     req.auto_hints = true;
     let report = analyze(&req);
     let last = report.final_run().expect("a run");
     assert!(last.converged, "auto-hints make the abstraction converge");
+    assert_eq!(report.verdict, Verdict::Safe, "{}", report.reason);
     assert!(last.hints.iter().all(|h| h.origin.starts_with("auto-hint")));
     let summary: Vec<String> = report.runs.iter().map(|r| format!("{} iterations, {} predicates, {} pairs, {} hints, converged {}", r.iterations, r.predicates.len(), r.pairs.len(), r.hints.len(), r.converged)).collect();
     expect_file!["../../../../tests/shape/reverse_auto.expected"].assert_eq(&format!("{}\nverdict: {} ({})\n", summary.join("\n"), report.verdict.word(), report.reason));
