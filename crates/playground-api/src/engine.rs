@@ -18,6 +18,12 @@ pub(crate) fn lower_options(options: &Options) -> c_front::LowerOptions {
     if options.data_model.eq_ignore_ascii_case("ILP32") {
         lower.data_model = c_front::DataModel::Ilp32;
     }
+    if !options.entry.trim().is_empty() {
+        lower.entry = options.entry.trim().to_string();
+    }
+    if !options.error_label.trim().is_empty() {
+        lower.error_label = Some(options.error_label.trim().to_string());
+    }
     lower
 }
 
@@ -42,10 +48,19 @@ pub(crate) fn c_line(program: &Program, index: &LineIndex, proc: u32, stmt: u32)
 }
 
 pub(crate) fn solver_config(options: &Options) -> solver::SolverConfig {
-    if options.int_width == 0 {
+    let mut config = if options.int_width == 0 {
         solver::SolverConfig::c_semantics()
     } else {
         solver::SolverConfig::with_int_width(options.int_width)
+    };
+    config.integers = integer_semantics(options.integers);
+    config
+}
+
+pub(crate) fn integer_semantics(integers: Integers) -> solver::IntegerSemantics {
+    match integers {
+        Integers::Wrap => solver::IntegerSemantics::Wrap,
+        Integers::Ideal => solver::IntegerSemantics::Ideal,
     }
 }
 
@@ -57,6 +72,13 @@ pub(crate) fn abstraction_config(options: &Options) -> abstraction::AbstractionC
     config.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
     config.record_lattices = options.record_explanations;
     config.solver = solver_config(options);
+    config.enforce = options.enforce;
+    config.points_to = options.points_to;
+    config.distribute_f = options.distribute_f;
+    config.precision = match options.precision {
+        Precision::Cartesian => abstraction::Precision::Cartesian,
+        Precision::Boolean => abstraction::Precision::Boolean,
+    };
     config
 }
 
@@ -361,6 +383,7 @@ pub(crate) fn verify_config(options: &Options) -> verify::Config {
     l.max_cube_length = if options.max_cube == 0 { None } else { Some(options.max_cube as usize) };
     l.max_cone = if options.max_cone == 0 { None } else { Some(options.max_cone as usize) };
     l.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
+    l.integers = integer_semantics(options.integers);
     config.time_budget_ms = Some(options.timeout_ms);
     let selected: Vec<verify::Technique> = options.techniques.iter().map(|t| technique_to_engine(*t)).collect();
     // an empty selection is the textbook loop: the loop always runs in Check mode
@@ -430,7 +453,7 @@ pub(crate) fn feasibility_columns(table: &[refine::FeasibilityRow]) -> Vec<Vec<(
 }
 
 /// Converts one CEGAR iteration record to a snapshot.
-fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) -> IterationSnapshot {
+pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::IterationRecord) -> IterationSnapshot {
     let program = &lowered.program;
     let line_count = record.boolean_program.lines().count();
     let mut c_lines = vec![None; line_count];
@@ -548,8 +571,13 @@ pub(crate) fn run_check(request: &Request, on_event: &mut dyn FnMut(Event), canc
         }
     };
     let result = verify::check_program(&lowered.program, &config, &mut forward, cancel);
+    check_outcome(request, &lowered, &result)
+}
+
+/// The plain data of a Check run's result (also of a stepped run, `run::CheckSteps`).
+pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: &verify::CheckOutcome) -> Outcome {
     let program = &lowered.program;
-    let iterations: Vec<IterationSnapshot> = result.iterations.iter().map(|r| iteration_snapshot(&lowered, r)).collect();
+    let iterations: Vec<IterationSnapshot> = result.iterations.iter().map(|r| iteration_snapshot(lowered, r)).collect();
     let mut diagnostics = lowered.diagnostics.clone();
     let file_name = if request.file_name.is_empty() { "input.c" } else { &request.file_name };
     diagnostics.extend(diagnostics_data(&result.diagnostics, file_name, &request.source, "source"));

@@ -10,7 +10,7 @@ mod run;
 pub mod share;
 pub mod types;
 
-pub use run::{diagnostics_data, export_promela, lower_to_text, run};
+pub use run::{diagnostics_data, export_promela, lower_to_text, run, CheckSteps, Stepper};
 pub use types::*;
 
 /// `predabs bench-engine`: benchmark figures of the engine's parts as a text report

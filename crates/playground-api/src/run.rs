@@ -227,8 +227,216 @@ pub fn run(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn()
         }
         Mode::Abstract => crate::engine::run_abstract(request, on_event, cancel),
         Mode::Check => crate::engine::run_check(request, on_event, cancel),
+        Mode::Hide | Mode::Shape => empty_outcome(Verdict::Unknown, "the Hide and Shape modes run through playground_api::hide::hide and playground_api::shape::shape", Vec::new()),
     };
     outcome.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
     on_event(Event::Done { outcome: Box::new(outcome.clone()) });
     outcome
+}
+
+/// Check mode one CEGAR iteration at a time (the playground's Step, BOOP Fig 3.1): the lowered
+/// program and the loop's settings, from which [`CheckSteps::stepper`] makes a steppable loop.
+///
+/// Stepping runs the loop of the `cegar` technique (with the `candidates` source when selected,
+/// without the difference bounds that feed it in a full run); the portfolio's other techniques
+/// and its random-run guard of SAFE verdicts belong to a full run. The loop has no wall-clock
+/// budget while stepped: the time a student spends reading between two steps must not count,
+/// and a step that takes too long is cancelled by terminating the worker.
+pub struct CheckSteps {
+    request: Request,
+    prepared: Result<(crate::engine::LoweredSource, verify::Config), Box<Outcome>>,
+}
+
+impl CheckSteps {
+    /// Lowers the program and parses the predicates (their errors end the run at the first step).
+    pub fn prepare(request: &Request) -> CheckSteps {
+        let request = Request { mode: Mode::Check, ..request.clone() };
+        let prepared = crate::engine::lower_request(&request).and_then(|lowered| {
+            let mut config = crate::engine::verify_config(&request.options);
+            let (user, diagnostics) = c_front::parse_predicates(&lowered.program, &request.predicates);
+            if diagnostics::has_errors(&diagnostics) {
+                let mut all = lowered.diagnostics.clone();
+                all.extend(diagnostics_data(&diagnostics, "predicates", &request.predicates, "predicates"));
+                return Err(Box::new(empty_outcome(Verdict::Unknown, "the predicates have errors", all)));
+            }
+            config.loop_config.user_predicates = user;
+            config.loop_config.time_budget_ms = None;
+            Ok((lowered, config))
+        });
+        CheckSteps { request, prepared }
+    }
+
+    /// The loop, before its first iteration.
+    pub fn stepper(&self) -> Stepper<'_> {
+        let session = self.prepared.as_ref().ok().map(|(lowered, config)| {
+            let mut session = cegar::Session::new(&lowered.program, config.loop_config.clone());
+            if config.techniques.contains(verify::Technique::Candidates) {
+                session.add_candidate_source(Box::new(verify::LoopCandidates::new(None)));
+            }
+            session
+        });
+        Stepper { steps: self, session, start: web_time::Instant::now() }
+    }
+}
+
+/// A stepped CEGAR loop over a [`CheckSteps`].
+pub struct Stepper<'a> {
+    steps: &'a CheckSteps,
+    session: Option<cegar::Session<'a>>,
+    start: web_time::Instant,
+}
+
+impl Stepper<'_> {
+    /// Exactly one iteration: its progress and its record go to `on_event` as they happen.
+    /// Returns the outcome (also sent as [`Event::Done`], with empty `iterations`: they were
+    /// streamed) once the loop has ended, `None` while it goes on.
+    pub fn step(&mut self, on_event: &mut dyn FnMut(Event)) -> Option<Outcome> {
+        let (Some(session), Ok((lowered, _))) = (self.session.as_mut(), self.steps.prepared.as_ref()) else {
+            return Some(self.finish(on_event));
+        };
+        let ended = {
+            let mut forward = |e: cegar::Event| forward_loop_event(lowered, e, on_event);
+            matches!(session.step(&mut forward, &|| false), cegar::Step::Done(_))
+        };
+        ended.then(|| self.finish(on_event))
+    }
+
+    /// Runs the loop to its end and returns the outcome (also sent as [`Event::Done`]).
+    pub fn finish(&mut self, on_event: &mut dyn FnMut(Event)) -> Outcome {
+        let mut outcome = match (self.session.as_mut(), self.steps.prepared.as_ref()) {
+            (Some(session), Ok((lowered, _))) => {
+                let mut forward = |e: cegar::Event| forward_loop_event(lowered, e, on_event);
+                let end = session.run(&mut forward, &|| false).clone();
+                let result = loop_result(session, end);
+                crate::engine::check_outcome(&self.steps.request, lowered, &result)
+            }
+            (_, Err(outcome)) => (**outcome).clone(),
+            (None, Ok(_)) => unreachable!("a prepared request has a session"),
+        };
+        outcome.iterations.clear();
+        outcome.elapsed_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+        on_event(Event::Done { outcome: Box::new(outcome.clone()) });
+        outcome
+    }
+}
+
+fn forward_loop_event(lowered: &crate::engine::LoweredSource, event: cegar::Event, on_event: &mut dyn FnMut(Event)) {
+    match event {
+        cegar::Event::Progress(p) => {
+            on_event(Event::Progress { phase: p.phase.describe().to_string(), iteration: p.iteration, solver_queries: p.solver_calls })
+        }
+        cegar::Event::Iteration(record) => {
+            on_event(Event::Iteration { snapshot: Box::new(crate::engine::iteration_snapshot(lowered, record)) })
+        }
+    }
+}
+
+/// What the portfolio reports for a loop that ended with `end` and decided alone.
+fn loop_result(session: &cegar::Session, end: cegar::LoopEnd) -> verify::CheckOutcome {
+    let decided = |verdict, reason: &str| (verdict, Some(verify::Technique::Cegar), Some(reason.to_string()));
+    let (verdict, decided_by, reason) = match &end {
+        cegar::LoopEnd::Safe { .. } => decided(cegar::Verdict::Safe, "the boolean program is safe, so the C program is"),
+        cegar::LoopEnd::NoErrorLocation => decided(cegar::Verdict::Safe, "the program has no error location"),
+        cegar::LoopEnd::Unsafe { .. } => decided(cegar::Verdict::Unsafe, "a feasible abstract counterexample, replayed on the interpreter"),
+        cegar::LoopEnd::Stopped(reason) => (cegar::Verdict::Unknown, None, Some(reason.to_string())),
+    };
+    let mut statistics = verify::Statistics {
+        iterations: session.iterations().len() as u32,
+        solver_calls: session.solver_calls(),
+        time_ms: session.elapsed_ms(),
+        ..verify::Statistics::default()
+    };
+    for it in session.iterations() {
+        statistics.abstraction_ms += it.statistics.abstraction_ms;
+        statistics.model_check_ms += it.statistics.model_check_ms;
+        statistics.refine_ms += it.statistics.refine_ms;
+    }
+    verify::CheckOutcome {
+        verdict,
+        decided_by,
+        reason,
+        next_step: end.stop_reason().map(|r| r.next_step().to_string()),
+        iterations: session.iterations().to_vec(),
+        predicates: session.predicates().list().to_vec(),
+        invariants: match &end {
+            cegar::LoopEnd::Safe { invariants } => invariants.clone(),
+            _ => Vec::new(),
+        },
+        invariant_source: verify::InvariantSource::BooleanProgram,
+        counterexample: match &end {
+            cegar::LoopEnd::Unsafe { counterexample } => Some(counterexample.clone()),
+            _ => None,
+        },
+        statistics,
+        diagnostics: Vec::new(),
+        cancelled: false,
+        loop_end: Some(end),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn testdev() -> Request {
+        let example = crate::examples::by_id("testdev").expect("testdev");
+        Request {
+            mode: Mode::Check,
+            source: example.source.into(),
+            file_name: "testdev.c".into(),
+            predicates: example.predicates.into(),
+            options: Options { techniques: vec![Technique::Cegar], ..Options::default() },
+        }
+    }
+
+    #[test]
+    fn each_step_is_one_iteration_and_the_last_gives_the_verdict_of_a_run() {
+        let request = testdev();
+        let full = run(&request, &mut |_| {}, &|| false);
+        let steps = CheckSteps::prepare(&request);
+        let mut stepper = steps.stepper();
+        let mut per_step = Vec::new();
+        let mut outcome = None;
+        while outcome.is_none() {
+            let mut iterations = Vec::new();
+            let mut dones = 0;
+            outcome = stepper.step(&mut |e| match e {
+                Event::Iteration { snapshot } => iterations.push(snapshot.index),
+                Event::Done { .. } => dones += 1,
+                Event::Progress { .. } => {}
+            });
+            assert_eq!(dones, usize::from(outcome.is_some()));
+            per_step.push(iterations);
+            assert!(per_step.len() <= 10, "the loop does not end: {per_step:?}");
+        }
+        let outcome = outcome.unwrap();
+        assert_eq!(per_step, vec![vec![1], vec![2], vec![3]], "one iteration per step, none twice");
+        assert_eq!(outcome.verdict, full.verdict);
+        assert_eq!(outcome.verdict, Verdict::Unsafe);
+        assert_eq!(outcome.decided_by, Some(Technique::Cegar));
+        assert!(outcome.iterations.is_empty(), "streamed, not repeated");
+        assert_eq!(outcome.inputs, full.inputs);
+    }
+
+    #[test]
+    fn finish_runs_the_rest_and_errors_end_at_the_first_step() {
+        let request = testdev();
+        let steps = CheckSteps::prepare(&request);
+        let mut stepper = steps.stepper();
+        assert!(stepper.step(&mut |_| {}).is_none());
+        let mut later = Vec::new();
+        let outcome = stepper.finish(&mut |e| {
+            if let Event::Iteration { snapshot } = e {
+                later.push(snapshot.index)
+            }
+        });
+        assert_eq!(later, vec![2, 3]);
+        assert_eq!(outcome.verdict, Verdict::Unsafe);
+
+        let broken = Request { source: "int main(void) { x = ; }".into(), ..testdev() };
+        let steps = CheckSteps::prepare(&broken);
+        let outcome = steps.stepper().step(&mut |_| {}).expect("ends at once");
+        assert_eq!(outcome.verdict, Verdict::Unknown);
+        assert!(outcome.diagnostics.iter().any(|d| d.severity == Severity::Error));
+    }
 }
