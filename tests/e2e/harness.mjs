@@ -22,26 +22,59 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** Serves DIST on an ephemeral port of 127.0.0.1; resolves to { base, close }. */
-export async function serveDist() {
-  if (!fs.existsSync(path.join(DIST, 'index.html'))) {
-    throw new Error(`no build in ${DIST}: run scripts/test.sh (or trunk build) first`);
+/**
+ * Serves DIST on an ephemeral port of 127.0.0.1; resolves to { base, close, served }.
+ * Options: `dir` (another build folder), `prefix` (serve the folder at a sub-path such as
+ * '/courses/verif/predabs/'; everything outside it is 404), `precompressed` (send FILE.br or
+ * FILE.gz when the browser accepts it and the file exists, like nginx's gzip_static), `cache`
+ * (the cache-control header; 'no-store' by default). `served` lists every request as
+ * { path, status } and `close()` also drops open connections (the server is gone, as offline).
+ */
+export async function serveDist({ dir = DIST, prefix = '/', precompressed = false, cache = 'no-store' } = {}) {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`no build in ${root}: run scripts/test.sh (or trunk build) first`);
   }
+  const served = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    const rel = url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
-    const file = path.resolve(DIST, rel);
-    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    const finish = (status) => { served.push({ path: url.pathname, status }); };
+    if (!url.pathname.startsWith(prefix)) {
+      finish(404);
       res.writeHead(404).end();
       return;
     }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    fs.createReadStream(file).pipe(res);
+    const inner = url.pathname.slice(prefix.length);
+    const rel = inner === '' ? 'index.html' : decodeURIComponent(inner).replace(/^\/+/, '');
+    const file = path.resolve(root, rel);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      finish(404);
+      res.writeHead(404).end();
+      return;
+    }
+    const headers = { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': cache };
+    let body = file;
+    if (precompressed) {
+      const accepts = String(req.headers['accept-encoding'] ?? '');
+      for (const [encoding, ext] of [['br', '.br'], ['gzip', '.gz']]) {
+        if (accepts.includes(encoding) && fs.existsSync(file + ext)) {
+          body = file + ext;
+          headers['content-encoding'] = encoding;
+          headers.vary = 'accept-encoding';
+          break;
+        }
+      }
+    }
+    headers['content-length'] = fs.statSync(body).size;
+    finish(200);
+    res.writeHead(200, headers);
+    fs.createReadStream(body).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    base: `http://127.0.0.1:${server.address().port}/`,
-    close: () => new Promise((resolve) => server.close(resolve)),
+    base: `http://127.0.0.1:${server.address().port}${prefix}`,
+    served,
+    close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections?.(); }),
   };
 }
 
