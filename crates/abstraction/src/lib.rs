@@ -43,7 +43,6 @@
 //!   `*'f == '*f`, made true by abstracting the entry statement `'f = f` as `'f, '*f := f, *f`;
 //!   at a call `γ('*f) = orig(*a)` for the actual `a`.
 
-pub mod bench;
 pub mod cache;
 pub mod command;
 pub mod minimise;

@@ -2,7 +2,7 @@
 
 fn main() {
     let only = std::env::args().nth(1);
-    for p in abstraction::bench::programs() {
+    for p in bench_wasm::abstraction_bench::programs() {
         if only.as_deref().is_some_and(|o| o != p.name) {
             continue;
         }

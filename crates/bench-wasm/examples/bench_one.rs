@@ -1,7 +1,7 @@
 //! Checks one generated program with a time budget and prints its statistics (a debugging aid for the benchmark).
-//! Run: `cargo run -p model-check --example bench_one -- GLOBALS PROCS LOCALS STMTS SEED [recursive]`.
+//! Run: `cargo run -p bench-wasm --example bench_one -- GLOBALS PROCS LOCALS STMTS SEED [recursive]`.
 
-use model_check::bench::{random_program, GeneratorParams};
+use boolprog::generate::{random_program, GeneratorParams};
 use model_check::{check, Config};
 
 fn main() {

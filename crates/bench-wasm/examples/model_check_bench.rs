@@ -1,10 +1,11 @@
 //! Benchmark: model-checks generated boolean programs of growing size (time, peak BDD nodes),
 //! then compares recursion-free ones with SPIN when `spin` and `gcc` are installed.
-//! Run: `cargo run -p model-check --example model_check_bench [--release]`.
+//! Run: `cargo run -p bench-wasm --example model_check_bench [--release]`.
 
 use std::process::Command;
 
-use model_check::bench::{default_sizes, format_rows, generated_programs, random_program};
+use bench_wasm::model_check_bench::{default_sizes, format_rows, generated_programs};
+use boolprog::generate::random_program;
 use model_check::Config;
 use web_time::Instant;
 

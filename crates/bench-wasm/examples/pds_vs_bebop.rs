@@ -1,8 +1,9 @@
 //! Benchmark: the pushdown-system engine (post* saturation, BOOP ch. 6) against the BEBOP engine
 //! on the generated programs of `model_check_bench` (with and without recursion), verdicts only.
-//! Run: `cargo run --profile native -p model-check --example pds_vs_bebop`.
+//! Run: `cargo run --profile native -p bench-wasm --example pds_vs_bebop`.
 
-use model_check::bench::{default_sizes, random_program};
+use bench_wasm::model_check_bench::default_sizes;
+use boolprog::generate::random_program;
 use model_check::{check, pds, Config, Verdict};
 use web_time::Instant;
 

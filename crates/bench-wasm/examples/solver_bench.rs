@@ -1,7 +1,7 @@
-//! Runs `solver::bench` on the recorded abstraction queries with both back ends.
+//! Runs `bench_wasm::solver_bench` on the recorded abstraction queries with both back ends.
 
 fn main() {
-    for report in solver::bench::run_all() {
+    for report in bench_wasm::solver_bench::run_all() {
         println!("{report}");
     }
 }

@@ -5,20 +5,56 @@
 //! Web Worker in headless Chromium; compiled natively (`native` profile) the `bench-native`
 //! binary runs it and prints the side-by-side table against the browser's [`Report`].
 //!
-//! Three benchmarks, each defined by its engine crate:
-//! - `solver::bench`: queries per second on the recorded abstraction-like implication queries,
+//! The one home of the engine benchmarks (the library crates carry none); `predabs
+//! bench-engine` prints [`text_report`]. Three benchmarks:
+//! - [`solver_bench`]: queries per second on the recorded abstraction-like implication queries,
 //!   both SAT back ends, one incremental session and one-shot (a fresh solver per query);
-//! - `abstraction::bench`: the C2BP Table 2 programs with both strategies;
-//! - `model_check::bench`: generated boolean programs of growing size (time, peak BDD nodes).
+//! - [`abstraction_bench`]: the C2BP Table 2 programs with both strategies;
+//! - [`model_check_bench`]: generated boolean programs of growing size (time, peak BDD nodes).
 //!
 //! Time comes from `web_time::Instant` (`performance.now()` in the browser).
 
 use serde::{Deserialize, Serialize};
 
+pub mod abstraction_bench;
+pub mod model_check_bench;
+pub mod solver_bench;
 #[cfg(target_arch = "wasm32")]
 mod wasm;
 
-/// One solver configuration's figures (`solver::bench::BenchReport`).
+/// `predabs bench-engine`: benchmark figures of the engine's parts as a text report
+/// (solver throughput per back end, C2BP Table 2 style abstraction rows for both strategies,
+/// model checking of generated boolean programs).
+pub fn text_report() -> String {
+    let mut out = String::new();
+    out.push_str("== solver: recorded abstraction queries (cube => WP)\n");
+    for line in solver_bench::run_all() {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str("\n== abstraction (C2BP Table 2 style)\n");
+    let mut rows = Vec::new();
+    for bench in abstraction_bench::programs() {
+        let (program, diagnostics) = c_front::lower(bench.source, bench.name, &c_front::LowerOptions::default());
+        let Some(program) = program.filter(|_| !diagnostics::has_errors(&diagnostics)) else {
+            out.push_str(&format!("{}: does not lower\n", bench.name));
+            continue;
+        };
+        let (predicates, pd) = c_front::parse_predicates(&program, bench.predicates);
+        if diagnostics::has_errors(&pd) {
+            out.push_str(&format!("{}: predicates do not parse\n", bench.name));
+            continue;
+        }
+        rows.extend(abstraction_bench::measure(bench.name, bench.lines(), &program, &predicates));
+    }
+    out.push_str(&abstraction_bench::format_table(&rows));
+    out.push_str("\n== model checking generated boolean programs\n");
+    let mc = model_check_bench::generated_programs(&model_check_bench::default_sizes(), &model_check::Config::default());
+    out.push_str(&model_check_bench::format_rows(&mc));
+    out
+}
+
+/// One solver configuration's figures (`crate::solver_bench::BenchReport`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SolverRow {
     pub backend: String,
@@ -32,7 +68,7 @@ pub struct SolverRow {
     pub clauses: u64,
 }
 
-/// One abstraction row (`abstraction::bench::BenchRow`).
+/// One abstraction row (`crate::abstraction_bench::BenchRow`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AbstractionRow {
     pub program: String,
@@ -45,7 +81,7 @@ pub struct AbstractionRow {
     pub time_ms: f64,
 }
 
-/// One generated boolean program (`model_check::bench::BenchRow`).
+/// One generated boolean program (`crate::model_check_bench::BenchRow`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ModelCheckRow {
     pub globals: usize,
@@ -73,7 +109,7 @@ impl ModelCheckRow {
 pub struct Options {
     /// Only the first N recorded solver queries (all when `None`).
     pub solver_limit: Option<usize>,
-    /// Only the first N of `model_check::bench::default_sizes()` (all when `None`).
+    /// Only the first N of `crate::model_check_bench::default_sizes()` (all when `None`).
     pub model_check_sizes: Option<usize>,
     pub abstraction: bool,
 }
@@ -109,7 +145,7 @@ pub fn platform() -> String {
 /// The solver benchmark: both back ends, incremental and one-shot, over the recorded queries
 /// (the first `limit` of them when given).
 pub fn solver_rows(limit: Option<usize>) -> Vec<SolverRow> {
-    solver::bench::run_all_limited(limit)
+    crate::solver_bench::run_all_limited(limit)
         .into_iter()
         .map(|r| SolverRow {
             backend: r.backend.name().to_string(),
@@ -128,11 +164,11 @@ pub fn solver_rows(limit: Option<usize>) -> Vec<SolverRow> {
 /// with the front end first (like `predabs bench-engine`). Programs that fail to lower are
 /// left out.
 pub fn abstraction_rows() -> Vec<AbstractionRow> {
-    abstraction_rows_of(&abstraction::bench::programs())
+    abstraction_rows_of(&crate::abstraction_bench::programs())
 }
 
 /// [`abstraction_rows`] for some of the programs.
-pub fn abstraction_rows_of(programs: &[abstraction::bench::BenchProgram]) -> Vec<AbstractionRow> {
+pub fn abstraction_rows_of(programs: &[crate::abstraction_bench::BenchProgram]) -> Vec<AbstractionRow> {
     let mut rows = Vec::new();
     for bench in programs {
         let (program, diagnostics) = c_front::lower(bench.source, bench.name, &c_front::LowerOptions::default());
@@ -143,7 +179,7 @@ pub fn abstraction_rows_of(programs: &[abstraction::bench::BenchProgram]) -> Vec
         if diagnostics::has_errors(&predicate_diagnostics) {
             continue;
         }
-        for r in abstraction::bench::measure(bench.name, bench.lines(), &program, &predicates) {
+        for r in crate::abstraction_bench::measure(bench.name, bench.lines(), &program, &predicates) {
             rows.push(AbstractionRow {
                 program: r.program,
                 lines: r.lines,
@@ -162,7 +198,7 @@ pub fn abstraction_rows_of(programs: &[abstraction::bench::BenchProgram]) -> Vec
 /// The model-checking benchmark on the first `count` default sizes (all when `None`), with
 /// the checker's default configuration (like `predabs bench-engine`).
 pub fn model_check_rows(count: Option<usize>) -> Vec<ModelCheckRow> {
-    let mut sizes = model_check::bench::default_sizes();
+    let mut sizes = crate::model_check_bench::default_sizes();
     if let Some(n) = count {
         sizes.truncate(n);
     }
@@ -171,12 +207,12 @@ pub fn model_check_rows(count: Option<usize>) -> Vec<ModelCheckRow> {
 
 /// The model-checking benchmark on the `index`-th default size alone (`None` past the end).
 pub fn model_check_row(index: usize) -> Option<ModelCheckRow> {
-    let sizes = model_check::bench::default_sizes();
+    let sizes = crate::model_check_bench::default_sizes();
     measure_sizes(sizes.get(index..=index)?).pop()
 }
 
-fn measure_sizes(sizes: &[model_check::bench::GeneratorParams]) -> Vec<ModelCheckRow> {
-    model_check::bench::generated_programs(sizes, &model_check::Config::default())
+fn measure_sizes(sizes: &[boolprog::generate::GeneratorParams]) -> Vec<ModelCheckRow> {
+    crate::model_check_bench::generated_programs(sizes, &model_check::Config::default())
         .into_iter()
         .map(|r| ModelCheckRow {
             globals: r.params.globals,
@@ -434,7 +470,7 @@ mod tests {
 
     #[test]
     fn model_check_rows_match_the_default_sizes() {
-        let sizes = model_check::bench::default_sizes();
+        let sizes = crate::model_check_bench::default_sizes();
         // The first three sizes are quick even unoptimised (the biggest take seconds).
         let rows = model_check_rows(Some(3));
         assert_eq!(rows.len(), 3);
@@ -451,7 +487,7 @@ mod tests {
         let all = model_check_rows(Some(2));
         let second = model_check_row(1).expect("a second size");
         assert_eq!((second.size(), second.seed, &second.verdict, second.peak_bdd_nodes), (all[1].size(), all[1].seed, &all[1].verdict, all[1].peak_bdd_nodes));
-        assert_eq!(model_check_row(model_check::bench::default_sizes().len()), None);
+        assert_eq!(model_check_row(crate::model_check_bench::default_sizes().len()), None);
     }
 
     #[test]
@@ -471,7 +507,7 @@ mod tests {
     fn abstraction_rows_have_both_strategies_per_program() {
         // The whole table takes minutes unoptimised: every program must lower (else it would
         // silently be left out), the smallest one is abstracted.
-        let programs = abstraction::bench::programs();
+        let programs = crate::abstraction_bench::programs();
         for bench in &programs {
             let (program, diagnostics) = c_front::lower(bench.source, bench.name, &c_front::LowerOptions::default());
             assert!(program.is_some() && !diagnostics::has_errors(&diagnostics), "{} does not lower", bench.name);

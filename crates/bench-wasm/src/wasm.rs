@@ -51,10 +51,10 @@ pub fn model_check_json(sizes: i32) -> String {
     json(&crate::model_check_rows(usize::try_from(sizes).ok()))
 }
 
-/// How many sizes `model_check::bench::default_sizes()` has.
+/// How many sizes `crate::model_check_bench::default_sizes()` has.
 #[wasm_bindgen]
 pub fn model_check_size_count() -> u32 {
-    model_check::bench::default_sizes().len() as u32
+    crate::model_check_bench::default_sizes().len() as u32
 }
 
 /// The row of the `index`-th default size as JSON (`null` past the end).

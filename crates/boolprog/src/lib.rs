@@ -8,6 +8,7 @@
 
 use diagnostics::Span;
 
+pub mod generate;
 mod parse;
 mod print;
 pub mod promela;

@@ -343,7 +343,7 @@ fn run() -> Result<ExitCode, String> {
             bench::run_bench(&dirs, &settings, filter.as_deref(), strict)
         }
         Command::BenchEngine => {
-            print!("{}", playground_api::bench_engine());
+            print!("{}", bench_wasm::text_report());
             Ok(ExitCode::SUCCESS)
         }
         Command::Example { id } => match id {

@@ -13,7 +13,6 @@
 use boolprog::{Origin, ProcId, Program, StmtId};
 use diagnostics::Diagnostic;
 
-pub mod bench;
 pub mod cfg;
 pub mod explicit;
 pub mod pds;

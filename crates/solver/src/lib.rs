@@ -10,10 +10,8 @@
 //!   integers, [`SolverConfig::int_width`]), operations undefined in C get the SMT-LIB `QF_BV`
 //!   meaning (see [`logic::eval`]); the memory model is described in [`encode`];
 //! - [`eval`] is a reference evaluator with the same semantics (for brute-force tests),
-//!   [`smtlib`] prints a query in SMT-LIB 2 (differential testing against Z3, exporting queries),
-//!   [`bench`] measures queries per second on recorded abstraction queries.
+//!   [`smtlib`] prints a query in SMT-LIB 2 (differential testing against Z3, exporting queries).
 
-pub mod bench;
 pub mod blast;
 pub mod encode;
 pub mod eval;

@@ -7,7 +7,7 @@ mod soundness;
 mod soundness_calls;
 mod support;
 mod figures;
-mod bench;
+mod table2;
 mod cache;
 mod robustness;
 mod variants;

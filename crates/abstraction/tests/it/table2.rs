@@ -1,55 +1,54 @@
-//! The C2BP Table 2 benchmark programs lower, abstract with the exact strategy, and agree with
-//! the lattice strategy.
+//! The C2BP Table 2 programs (`tests/abstraction/table2/`, partition and `mark`; the engine
+//! benchmark `bench_wasm::abstraction_bench` measures the same files) lower, abstract with the
+//! exact strategy, and agree with the lattice strategy.
 
 use crate::support::assert_strategies_agree;
-use abstraction::bench::{format_table, measure, programs, BenchProgram};
 use c_ir::{PredicateSet, Program};
 
-fn lower(p: &BenchProgram) -> (Program, PredicateSet) {
-    let (program, diags) = c_front::lower(p.source, &format!("{}.c", p.name), &c_front::LowerOptions::default());
-    assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.name);
+/// (name, C source, predicate file) of each Table 2 program.
+const PROGRAMS: [(&str, &str, &str); 5] = [
+    ("partition", include_str!("../../../../tests/programs/partition.c"), include_str!("../../../../tests/abstraction/partition.preds")),
+    ("listfind", include_str!("../../../../tests/abstraction/table2/listfind.c"), include_str!("../../../../tests/abstraction/table2/listfind.preds")),
+    ("reverse", include_str!("../../../../tests/abstraction/mark.c"), include_str!("../../../../tests/abstraction/mark.preds")),
+    ("kmp", include_str!("../../../../tests/abstraction/table2/kmp.c"), include_str!("../../../../tests/abstraction/table2/kmp.preds")),
+    ("qsort", include_str!("../../../../tests/abstraction/table2/qsort.c"), include_str!("../../../../tests/abstraction/table2/qsort.preds")),
+];
+
+fn lower(&(name, source, predicates): &(&str, &str, &str)) -> (Program, PredicateSet) {
+    let (program, diags) = c_front::lower(source, &format!("{name}.c"), &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diags), "{name}: {diags:?}");
     let program = program.expect("lowered");
-    let (set, diags) = c_front::parse_predicates(&program, p.predicates);
-    assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.name);
+    let (set, diags) = c_front::parse_predicates(&program, predicates);
+    assert!(!diagnostics::has_errors(&diags), "{name}: {diags:?}");
     (program, set)
 }
 
 #[test]
 fn benchmark_programs_abstract_and_strategies_agree() {
-    for p in programs() {
-        let (program, set) = lower(&p);
-        assert!(!set.is_empty(), "{}", p.name);
+    for p in &PROGRAMS {
+        let (program, set) = lower(p);
+        assert!(!set.is_empty(), "{}", p.0);
         let (lattice, exact) = assert_strategies_agree(&program, &set);
-        assert!(exact.statistics.prover_calls > 0, "{}", p.name);
+        assert!(exact.statistics.prover_calls > 0, "{}", p.0);
         // the lattice answers most of its queries from the counter-models of earlier ones
-        assert!(lattice.statistics.cache_hits > lattice.statistics.prover_calls, "{}: {:?}", p.name, lattice.statistics);
+        assert!(lattice.statistics.cache_hits > lattice.statistics.prover_calls, "{}: {:?}", p.0, lattice.statistics);
     }
-}
-
-#[test]
-fn benchmark_table_has_two_rows_per_program() {
-    let p = programs().into_iter().find(|p| p.name == "qsort").expect("qsort");
-    let (program, set) = lower(&p);
-    let rows = measure(p.name, p.lines(), &program, &set);
-    assert_eq!(rows.len(), 2);
-    let table = format_table(&rows);
-    assert!(table.contains("qsort") && table.contains("lattice") && table.contains("exact"), "{table}");
 }
 
 /// Reusing exact strengthenings (off while recording, which shows every enumeration) and the
 /// small-model pointer width change no result: the boolean programs are identical.
 #[test]
 fn exact_results_do_not_depend_on_recording() {
-    for p in programs() {
-        let (program, set) = lower(&p);
+    for p in &PROGRAMS {
+        let (program, set) = lower(p);
         let mut texts = Vec::new();
         for record in [false, true] {
             let mut config = abstraction::AbstractionConfig::new(abstraction::Strategy::Exact);
             config.record_lattices = record;
             let (a, diags) = abstraction::abstract_program(&program, &set, &config);
-            assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.name);
+            assert!(!diagnostics::has_errors(&diags), "{}: {diags:?}", p.0);
             texts.push(a.print_bebop());
         }
-        assert_eq!(texts[0], texts[1], "{}", p.name);
+        assert_eq!(texts[0], texts[1], "{}", p.0);
     }
 }

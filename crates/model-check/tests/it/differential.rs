@@ -1,6 +1,6 @@
 //! Random programs: the BDD checker agrees with explicit-state search, and its traces replay.
 
-use model_check::bench::{random_program, GeneratorParams};
+use boolprog::generate::{random_program, GeneratorParams};
 use model_check::explicit::{self, SearchResult};
 use model_check::{check, format_trace, Config, Verdict};
 

@@ -1,6 +1,6 @@
 //! Resource limits and cancellation end in UNKNOWN with a reason, never a hang; invalid input is UNKNOWN with diagnostics.
 
-use model_check::bench::{random_program, GeneratorParams};
+use boolprog::generate::{random_program, GeneratorParams};
 use model_check::{check, check_with_cancel, Config, Verdict};
 
 fn big() -> boolprog::Program {

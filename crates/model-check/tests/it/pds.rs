@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use model_check::bench::{random_program, GeneratorParams};
+use boolprog::generate::{random_program, GeneratorParams};
 use model_check::{check, pds, Config, Verdict};
 use proptest::prelude::*;
 

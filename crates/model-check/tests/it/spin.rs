@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use model_check::bench::{random_program, GeneratorParams};
+use boolprog::generate::{random_program, GeneratorParams};
 use model_check::explicit::{self, SearchResult};
 use model_check::{check, Config, Verdict};
 

@@ -62,19 +62,6 @@ fn cache_statistics_and_log() {
 }
 
 #[test]
-fn benchmark_runs_and_back_ends_agree() {
-    let (_, queries) = solver::bench::recorded_queries();
-    assert!(queries.len() > 1000, "recorded set has {} queries", queries.len());
-    let reports = solver::bench::run_all_limited(Some(40));
-    assert_eq!(reports.len(), 4);
-    for r in &reports {
-        assert_eq!(r.queries, 40);
-        assert_eq!(r.valid, reports[0].valid, "{r}");
-        assert!(r.to_string().contains("queries/s"));
-    }
-}
-
-#[test]
 fn linear_equality_lemmas_decide_within_a_small_conflict_budget() {
     // 3*i == a + b and a + b == 3*n give i == n by one lemma clause; through the multiplier
     // circuits alone the SAT solver needs far more than 200 conflicts
