@@ -334,9 +334,19 @@ pub fn run(session: &Session, req: &Request) -> Report {
         // soon as it is recognised; the run without them is kept to show the families
         let first = abs;
         let mut online = autohint::Online::new(session);
-        abs = abstraction::run_online(names, fc, &session.initial_pairs(), &hints, req.bound, &mut |a| online.hints_for(a));
+        let found = abstraction::run_online(names, fc, &session.initial_pairs(), &hints, req.bound, &mut |a| online.hints_for(a));
         lap("abstraction with automatic hints");
         runs.push(run_view(session, &req.source, &first, req.bound, &online.suggestions));
+        // the paper's "rerun the tool": every hint applies from the first round, so the
+        // members found before their family was recognised are never generated
+        let rerun = session.abstract_with(&found.hints, req.bound);
+        lap("rerun with the hints found");
+        abs = if rerun.converged || !found.converged {
+            runs.push(run_view(session, &req.source, &found, req.bound, &online.suggestions));
+            rerun
+        } else {
+            found
+        };
         online_suggestions = Some(online.suggestions);
     }
     let suggestions = match online_suggestions {

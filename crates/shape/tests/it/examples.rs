@@ -129,8 +129,7 @@ fn reversal_with_auto_hints_is_safe() {
     assert!(last.converged, "auto-hints make the abstraction converge");
     assert_eq!(report.verdict, Verdict::Safe, "{}", report.reason);
     assert!(last.hints.iter().all(|h| h.origin.starts_with("auto-hint")));
-    let summary: Vec<String> = report.runs.iter().map(|r| format!("{} iterations, {} predicates, {} pairs, {} hints, converged {}", r.iterations, r.predicates.len(), r.pairs.len(), r.hints.len(), r.converged)).collect();
-    expect_file!["../../../../tests/shape/reverse_auto.expected"].assert_eq(&format!("{}\nverdict: {} ({})\n", summary.join("\n"), report.verdict.word(), report.reason));
+    expect_file!["../../../../tests/shape/reverse_auto.expected"].assert_eq(&render_summary(&report));
 }
 
 #[test]
@@ -182,4 +181,48 @@ fn procedures_outside_the_fragment_are_refused_with_a_message() {
         let Err(problems) = shape::prepare(&req) else { panic!("accepted:\n{src}") };
         assert!(problems.iter().any(|p| p.diagnostic.message.contains(message)), "{src}\n{:?}", problems.iter().map(|p| &p.diagnostic.message).collect::<Vec<_>>());
     }
+}
+
+/// The predicates, hints and rounds of a run, and the verdict (the reversal goldens).
+fn render_summary(report: &Report) -> String {
+    let mut out = String::new();
+    for (k, run) in report.runs.iter().enumerate() {
+        out += &format!("run {}: {} iterations, {} predicates, {} pairs, {} hints, converged: {}\n", k + 1, run.iterations, run.predicates.len(), run.pairs.len(), run.hints.len(), run.converged);
+    }
+    let Some(run) = report.final_run() else { return out };
+    out += "hints:\n";
+    for h in &run.hints {
+        out += &format!("  {}\n", h.text);
+    }
+    out += "predicates:\n";
+    for p in &run.predicates {
+        out += &format!("  {} <-> {}\n", p.boolean, p.predicate);
+    }
+    out += "pairs added per round:";
+    for r in &run.rounds {
+        out += &format!(" {}", r.added.len());
+    }
+    out += &format!("\nverdict: {} ({})\n", report.verdict.word(), report.reason);
+    out
+}
+
+#[test]
+fn reversal_with_hand_written_hints_is_safe() {
+    let mut req = request("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], 40);
+    req.hints = source("reverse_full.hints");
+    let report = analyze(&req);
+    assert_eq!(report.verdict, Verdict::Safe, "{}", report.reason);
+    assert!(report.final_run().is_some_and(|r| r.converged));
+    expect_file!["../../../../tests/shape/reverse_hints.expected"].assert_eq(&render_summary(&report));
+}
+
+#[test]
+fn reversal_with_the_papers_two_hints_completed_by_auto_hints_is_safe() {
+    let mut req = request("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], 40);
+    req.hints = source("reverse.hints");
+    req.auto_hints = true;
+    let report = analyze(&req);
+    assert_eq!(report.verdict, Verdict::Safe, "{}", report.reason);
+    let run = report.final_run().expect("a run");
+    assert!(run.hints.iter().filter(|h| !h.origin.starts_with("auto-hint")).count() == 2, "the paper's two hints are kept");
 }
