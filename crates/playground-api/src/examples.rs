@@ -61,6 +61,18 @@ pub const DRIVER_STATE: &str = include_str!("../../../tests/programs/driver_stat
 
 pub const BOOLEAN_PROGRAM: &str = include_str!("../../../tests/programs/recursion_parity.bp");
 
+// Hide mode (seed 003, abC) and Shape mode (seed 004): copies of the crates' test programs,
+// kept stable for the browser tests and the lab notes.
+pub const HIDE_APPENDIX: &str = include_str!("../../../tests/programs/hide_appendix.c");
+pub const HIDE_TR_FRAGMENT: &str = include_str!("../../../tests/programs/hide_tr_fragment.c");
+pub const HIDE_SPURIOUS: &str = include_str!("../../../tests/programs/hide_spurious.c");
+pub const HIDE_POINTER_CHAIN: &str = include_str!("../../../tests/programs/hide_pointer_chain.c");
+pub const HIDE_DRIVER: &str = include_str!("../../../tests/programs/hide_driver.c");
+pub const SHAPE_INSERT: &str = include_str!("../../../tests/programs/shape_insert.c");
+pub const SHAPE_REVERSE: &str = include_str!("../../../tests/programs/shape_reverse.c");
+pub const SHAPE_TRAVERSE: &str = include_str!("../../../tests/programs/shape_traverse.c");
+pub const SHAPE_PUSH_CYCLE: &str = include_str!("../../../tests/programs/shape_push_cycle.c");
+
 /// The whole gallery, in the order the UI lists it.
 pub const ALL: &[Example] = &[
     Example {
@@ -182,6 +194,107 @@ pub const ALL: &[Example] = &[
         predicates: "",
         lab_note: "## a boolean program\n\n**Predict.** `g` flips at every level of recursion. For which depths does the assertion fail?\n\n**Click.** *Run* in Boolean program mode; read the trace with the valuations.\n\n**Observe.** The shortest counterexample recurses once: the summary of `rec` is computed once and reused at every call site.\n",
         techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    // ---- Hide mode (abC variable hiding): `predicates` is the abstraction file ----
+    Example {
+        id: "hide-appendix",
+        title: "abC: NamedPoint (appendix)",
+        mode: Mode::Hide,
+        description: "abC's appendix program: hide move's parameter d and infer what else must go.\nPress Step four times and read the log; then look at the NONDET program.",
+        source: HIDE_APPENDIX,
+        predicates: "move d\n",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "hide-tr-fragment",
+        title: "abC: the tr fragment",
+        mode: Mode::Hide,
+        description: "The paper's example of the transformation tr with a, m and n hidden.\nPredict the output, then compare with the transformed program.",
+        source: HIDE_TR_FRAGMENT,
+        predicates: "(global) a\n(global) m\nfragment n\n",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "hide-spurious",
+        title: "abC: hiding the property's variable",
+        mode: Mode::Hide,
+        description: "Hiding a, the variable the assertion reads: the hidden program can fail, the original cannot.\nRun the check of both programs and read the replay.",
+        source: HIDE_SPURIOUS,
+        predicates: "main a\n",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "hide-pointer-chain",
+        title: "abC: a pointer chain",
+        mode: Mode::Hide,
+        description: "Hiding secret hides every pointer that may hold its address, and what is read through them.\nWhy do other and s stay concrete?",
+        source: HIDE_POINTER_CHAIN,
+        predicates: "(global) secret\n",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "hide-driver",
+        title: "abC: a small driver",
+        mode: Mode::Hide,
+        description: "Hiding the loop's bookkeeping (requests, budget) and the mode the error depends on.\nWhich of the two verdicts is real?",
+        source: HIDE_DRIVER,
+        predicates: "(global) requests\n(global) budget\nmain mode\n",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    // ---- Shape mode (shape analysis by iterated WP): settings in `shape::EXAMPLES` ----
+    Example {
+        id: "shape-insert",
+        title: "shape: list insertion (Fig. 1)",
+        mode: Mode::Shape,
+        description: "Dams-Namjoshi's list insertion: every cell reachable from x before is reachable after.\nStep through the 4 rounds and read the WPs.",
+        source: SHAPE_INSERT,
+        predicates: "",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "shape-reverse",
+        title: "shape: in-place reversal (Fig. 6)",
+        mode: Mode::Shape,
+        description: "Reversing an acyclic list gives an acyclic list.\nWatch the families of predicates grow at n4 and n5; then remove the precondition.",
+        source: SHAPE_REVERSE,
+        predicates: "",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "shape-traverse",
+        title: "shape: list traversal",
+        mode: Mode::Shape,
+        description: "Walking a list with a cursor changes nothing: every cell stays reachable from x.\nWhich predicates does the loop need?",
+        source: SHAPE_TRAVERSE,
+        predicates: "",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "shape-push-cycle",
+        title: "shape: pushing the head onto itself",
+        mode: Mode::Shape,
+        description: "A new cell t points to x, and x->n is set back to t: the list becomes cyclic.\nThe verdict is UNSAFE with a concrete heap.",
+        source: SHAPE_PUSH_CYCLE,
+        predicates: "",
+        lab_note: "TODO",
+        techniques: TEXTBOOK,
         refine: RefineMethod::Wp,
     },
 ];

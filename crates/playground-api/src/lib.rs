@@ -4,10 +4,12 @@ mod engine;
 pub use engine::replay_inputs;
 pub mod examples;
 pub mod explain;
+pub mod hide;
 pub mod refinement;
 pub mod report;
 mod run;
 pub mod share;
+pub mod shape;
 pub mod types;
 
 pub use run::{diagnostics_data, export_promela, lower_to_text, run, CheckSteps, Stepper};

@@ -13,6 +13,10 @@ pub enum Mode {
     Abstract,
     /// Model check a boolean program written by hand.
     BooleanProgram,
+    /// abC variable hiding (seed 003): runs through [`crate::hide::hide`], not [`crate::run`].
+    Hide,
+    /// Shape analysis by iterated WP (seed 004): runs through [`crate::shape::shape`].
+    Shape,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
