@@ -18,6 +18,7 @@ pub mod consistency;
 pub mod emit;
 pub mod flowchart;
 pub mod parse;
+pub mod promela;
 pub mod replay;
 pub mod report;
 pub mod simplify;

@@ -150,6 +150,7 @@ pub struct Report {
     /// Every abstraction run; with `--auto-hints` the later ones use the hints found.
     pub runs: Vec<RunView>,
     pub boolean_program: String,
+    /// The abstract program in Promela ([`crate::promela`]: one atomic step per location).
     pub promela: Result<String, String>,
     pub verdict: Verdict,
     pub reason: String,
@@ -359,7 +360,7 @@ pub fn run(session: &Session, req: &Request) -> Report {
     lap("run view");
     let program = emit::boolean_program(&abs, fc, &session.preconditions, &session.properties);
     let boolean_program = boolprog::print_bebop(&program).text;
-    let promela = boolprog::promela::export(&program).map_err(|d| d.message);
+    let promela = Ok(crate::promela::export(&names, &abs, fc, &session.preconditions, &session.properties));
     let config = model_check::Config {
         compute_invariants: false,
         entry: Some("main".into()),

@@ -1,2 +1,3 @@
 mod examples;
 mod wp_props;
+mod spin;
