@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { DIST, serveDist, launch, open, engineVersion, loadExample, runToVerdict } from './harness.mjs';
 
 const PREFIX = '/courses/verif/predabs/';
@@ -106,6 +107,33 @@ test('a new build on the server: the page offers it, and Reload switches to it',
     assert.match(after, /predabs-0123456789abcdef/);
     assert.equal(await page.locator('#update-banner').count(), 0);
     await engineVersion(page);
+  } finally {
+    await browser.close();
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the boolean program view exports Promela, and the SPIN command shown beside it finds the error of testdev', async () => {
+  const server = await serveDist({ prefix: PREFIX });
+  const browser = await launch();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'predabs-spin-'));
+  try {
+    const { page, errors } = await open(browser.context, server.base);
+    await loadExample(page, 'testdev');
+    assert.equal(await runToVerdict(page), 'UNSAFE');
+    await page.locator('#download-promela').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-promela')]);
+    const file = download.suggestedFilename();
+    assert.match(file, /^iteration-\d+\.pml$/);
+    await download.saveAs(path.join(dir, file));
+    const command = (await page.locator('#spin-command').textContent()).trim();
+    assert.equal(command, `spin -a ${file} && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E`);
+    // the command as shown, in a shell: the abstract error path of an UNSAFE verdict is reachable
+    const out = execFileSync('bash', ['-c', command + ' || true'], { cwd: dir, encoding: 'utf8' });
+    assert.match(out, /assertion violated/, out);
+    assert.match(out, /errors: [1-9]/, out);
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
     await server.close();

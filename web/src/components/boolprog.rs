@@ -128,15 +128,77 @@ pub fn bool_prog_pane() -> Html {
         let (name, text) = (format!("iteration-{}.bp", it.index), it.boolean_program.text.clone());
         let onclick = Callback::from(move |_: MouseEvent| super::app::download(&name, &text));
         html! {
-            <button class="btn btn-small" id="download-bp" {onclick} title="Download this boolean program"
+            <button class="btn btn-small" id="download-bp" {onclick} title="Download this boolean program (Bebop/Moped syntax)"
                 aria-label={format!("Download .bp of iteration {}", it.index)}><span aria-hidden="true">{ "⤓" }</span>{ " .bp" }</button>
         }
     });
+    let exports = state.selected_iteration().map(|it| html! { <Exports index={it.index} text={it.boolean_program.text.clone()} /> });
     html! {
         <>
             <div class="pane-header"><h2>{ header }</h2><span class="spacer" />{ for download }</div>
             // without lines to focus, the scrollable body itself takes the keyboard
             <div class="pane-body" tabindex={state.selected_iteration().is_none().then_some("0")}>{ body }</div>
+            { for exports }
         </>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ExportsProps {
+    index: u32,
+    /// The boolean program in Bebop/Moped syntax (what the pane shows).
+    text: String,
+}
+
+/// The boolean program for other model checkers: Promela for SPIN (calls inlined; the export
+/// refuses recursive programs) with the command line that checks it, beside the `.bp` download.
+#[function_component(Exports)]
+fn exports(props: &ExportsProps) -> Html {
+    let problem = use_state(|| None::<String>);
+    {
+        let problem = problem.clone();
+        use_effect_with(props.text.clone(), move |_| problem.set(None));
+    }
+    let file = format!("iteration-{}.pml", props.index);
+    let onclick = {
+        let (file, text, problem) = (file.clone(), props.text.clone(), problem.clone());
+        Callback::from(move |_: MouseEvent| match playground_api::export_promela(&text) {
+            Ok(promela) => {
+                problem.set(None);
+                super::app::download(&file, &promela);
+            }
+            Err(diagnostics) => problem.set(Some(
+                diagnostics.first().map(|d| d.message.clone()).unwrap_or_else(|| "this boolean program cannot be exported".into()),
+            )),
+        })
+    };
+    let command = spin_command(&file);
+    html! {
+        <div class="bp-exports" id="bp-exports">
+            <button class="btn btn-small" id="download-promela" {onclick}
+                title="Download this boolean program as Promela, every call inlined, for the SPIN model checker"
+                aria-label={format!("Download Promela of iteration {}", props.index)}><span aria-hidden="true">{ "⤓" }</span>{ " .pml" }</button>
+            <span class="bp-export-label">{ "SPIN:" }</span>
+            <code id="spin-command" title="Checks every assert: pan reports errors: 0 when none can fail; then `spin -t -p` replays a failing run">{ command }</code>
+            if let Some(message) = &*problem {
+                <span class="bp-export-problem" role="alert">{ format!("No Promela: {message}") }</span>
+            }
+        </div>
+    }
+}
+
+/// The shell command that checks the exported Promela file with SPIN: generate the verifier,
+/// compile it for safety properties (asserts) and run it ignoring invalid end states.
+fn spin_command(file: &str) -> String {
+    format!("spin -a {file} && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::spin_command;
+
+    #[test]
+    fn the_spin_command_names_the_downloaded_file() {
+        assert_eq!(spin_command("iteration-2.pml"), "spin -a iteration-2.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E");
     }
 }
