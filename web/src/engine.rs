@@ -5,11 +5,133 @@
 use crate::model::{FromWorker, Progress, Refinement, RunKind, RunRequest, Strategy, ToWorker};
 use playground_api as api;
 
-/// Handles one request, calling `emit` for every event (in order).
+/// Handles one request that needs no state between messages, calling `emit` for every event
+/// (in order). Stepped runs ([`ToWorker::Step`] and its follow-ups) are [`stepping`]'s, which
+/// the worker keeps between messages.
 pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
     match request {
         ToWorker::Version => emit(FromWorker::Version(version())),
         ToWorker::Run(req) => run(req, emit),
+        ToWorker::Step(req) => run_now(stepping(req, &StepInbox::with(&[]), emit)),
+        ToWorker::StepNext | ToWorker::Finish => emit(FromWorker::Error(NO_STEPPED_RUN.into())),
+        ToWorker::DebugTrap => panic!("the engine was asked to trap (a test of the worker's respawn)"),
+    }
+}
+
+/// The answer to a follow-up without a stepped run (e.g. after the worker was restarted).
+pub const NO_STEPPED_RUN: &str = "there is no stepped run to continue: press Step to start one";
+
+/// What the student asks a paused stepped run to do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepCommand {
+    Next,
+    Finish,
+}
+
+/// The queue of commands of one stepped run: the worker pushes what arrives, [`stepping`]
+/// awaits them. Closing it (a new run replaces this one) ends the stepped run.
+#[derive(Default)]
+pub struct StepInbox {
+    state: std::cell::RefCell<InboxState>,
+}
+
+#[derive(Default)]
+struct InboxState {
+    queue: std::collections::VecDeque<StepCommand>,
+    closed: bool,
+    waker: Option<std::task::Waker>,
+}
+
+impl StepInbox {
+    /// An inbox holding `commands`, then closed (for runs driven without a worker).
+    pub fn with(commands: &[StepCommand]) -> StepInbox {
+        let inbox = StepInbox::default();
+        commands.iter().for_each(|&c| inbox.push(c));
+        inbox.close();
+        inbox
+    }
+    pub fn push(&self, command: StepCommand) {
+        let mut s = self.state.borrow_mut();
+        s.queue.push_back(command);
+        if let Some(w) = s.waker.take() {
+            w.wake();
+        }
+    }
+    pub fn close(&self) {
+        let mut s = self.state.borrow_mut();
+        s.closed = true;
+        if let Some(w) = s.waker.take() {
+            w.wake();
+        }
+    }
+    /// The next command; `None` once the inbox is closed and empty.
+    pub async fn next(&self) -> Option<StepCommand> {
+        std::future::poll_fn(|cx| {
+            let mut s = self.state.borrow_mut();
+            match s.queue.pop_front() {
+                Some(c) => std::task::Poll::Ready(Some(c)),
+                None if s.closed => std::task::Poll::Ready(None),
+                None => {
+                    s.waker = Some(cx.waker().clone());
+                    std::task::Poll::Pending
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// Polls a future whose every await is already answered (an inbox filled in advance).
+pub fn run_now(future: impl std::future::Future<Output = ()>) {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    // an inbox filled in advance never leaves the future pending
+    let _ = future.as_mut().poll(&mut cx);
+}
+
+/// A stepped Check run: one iteration now, then one more per [`StepCommand::Next`] from
+/// `inbox`, or all the rest on [`StepCommand::Finish`]. After each iteration that does not
+/// end the loop it emits [`FromWorker::Paused`]; at the end `Diagnostics` and `Done`. The
+/// lowered program and the loop live in this future between the worker's messages.
+pub async fn stepping(req: RunRequest, inbox: &StepInbox, emit: &mut dyn FnMut(FromWorker)) {
+    let start = web_time::Instant::now();
+    let request = api_request(&RunRequest { kind: RunKind::Check, ..req });
+    let steps = api::CheckSteps::prepare(&request);
+    let mut stepper = steps.stepper();
+    if stepper.step(&mut |e| translate(e, start, emit)).is_some() {
+        return;
+    }
+    loop {
+        emit(FromWorker::Paused);
+        match inbox.next().await {
+            Some(StepCommand::Next) => {
+                if stepper.step(&mut |e| translate(e, start, emit)).is_some() {
+                    return;
+                }
+            }
+            Some(StepCommand::Finish) => {
+                stepper.finish(&mut |e| translate(e, start, emit));
+                return;
+            }
+            None => return,
+        }
+    }
+}
+
+/// One engine event as the worker's events (`Done` is preceded by its diagnostics).
+fn translate(event: api::Event, start: web_time::Instant, emit: &mut dyn FnMut(FromWorker)) {
+    match event {
+        api::Event::Progress { phase, iteration, solver_queries } => emit(FromWorker::Progress(Progress {
+            iteration,
+            phase,
+            solver_calls: solver_queries,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+        })),
+        api::Event::Iteration { snapshot } => emit(FromWorker::IterationSnapshot(snapshot)),
+        api::Event::Done { outcome } => {
+            emit(FromWorker::Diagnostics(outcome.diagnostics.clone()));
+            emit(FromWorker::Done(outcome));
+        }
     }
 }
 
@@ -234,3 +356,42 @@ mod tests {
         assert!(snapshot.explanation.is_some_and(|e| !e.statements.is_empty()));
     }
 }
+
+    fn stepped(id: &str, commands: &[StepCommand]) -> Vec<FromWorker> {
+        let example = playground_api::examples::by_id(id).expect("example");
+        let req = RunRequest { kind: RunKind::Check, source: example.source.into(), predicates: example.predicates.into(), options: Default::default() };
+        let mut out = Vec::new();
+        run_now(stepping(req, &StepInbox::with(commands), &mut |e| out.push(e)));
+        out
+    }
+
+    /// The shape of a stream: `I1` an iteration, `P` paused, `D` done (progress left out).
+    fn shape(events: &[FromWorker]) -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                FromWorker::IterationSnapshot(s) => Some(format!("I{}", s.index)),
+                FromWorker::Paused => Some("P".into()),
+                FromWorker::Done(o) => Some(format!("D:{}", o.verdict.as_str())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn testdev_in_three_steps_pauses_after_each_iteration() {
+        let events = stepped("testdev", &[StepCommand::Next, StepCommand::Next]);
+        assert_eq!(shape(&events), ["I1", "P", "I2", "P", "I3", "D:UNSAFE"]);
+        // a pause with no command left (the student has not clicked yet) keeps waiting
+        let events = stepped("testdev", &[StepCommand::Next]);
+        assert_eq!(shape(&events), ["I1", "P", "I2", "P"]);
+    }
+
+    #[test]
+    fn run_to_the_end_continues_a_stepped_run() {
+        let events = stepped("testdev", &[StepCommand::Finish]);
+        assert_eq!(shape(&events), ["I1", "P", "I2", "I3", "D:UNSAFE"]);
+        assert!(matches!(events.iter().rev().nth(1), Some(FromWorker::Diagnostics(_))));
+        let follow_up = collect(ToWorker::StepNext);
+        assert_eq!(follow_up, vec![FromWorker::Error(NO_STEPPED_RUN.into())]);
+    }

@@ -2,7 +2,7 @@
 //!
 //! Requests are the UI's own (their options are what share links store); results are
 //! `playground-api`'s data types, used as they are. Everything here is serde-serialisable
-//! (messages cross the worker boundary as JSON) and free of wasm types, so it is unit-tested
+//! (messages cross the worker boundary as JavaScript values made by `serde-wasm-bindgen`) and free of wasm types, so it is unit-tested
 //! natively.
 //!
 //! Protocol: the UI posts one [`ToWorker`] at a time; the worker answers with a stream of
@@ -245,6 +245,17 @@ impl LineRange {
     pub fn contains(self, line: u32) -> bool {
         self.first <= line && line <= self.last
     }
+    /// Check mode one CEGAR iteration at a time: start a stepped run and do its first iteration
+    /// (then `Paused`, or `Done` when the loop ended). The worker keeps the run for the next
+    /// message.
+    Step(RunRequest),
+    /// One more iteration of the stepped run.
+    StepNext,
+    /// Run the stepped run to its end ("Run to the end").
+    Finish,
+    /// Test hook (no control sends it): the worker panics, which traps its wasm, so the e2e
+    /// tests can check that the UI respawns a worker that died.
+    DebugTrap,
 }
 
 /// One line of boolean program text with the C lines it was produced from.
@@ -261,6 +272,8 @@ pub fn bool_lines(bp: &api::BooleanProgramText) -> Vec<BoolLine<'_>> {
         .enumerate()
         .map(|(i, text)| BoolLine { text, c_lines: bp.c_lines.get(i).copied().flatten().map(LineRange::single) })
         .collect()
+    /// A stepped run finished one iteration and waits for `StepNext` or `Finish`.
+    Paused,
 }
 
 /// Whether a snapshot's abstract counterexample was found spurious.

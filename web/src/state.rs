@@ -22,6 +22,8 @@ pub enum WorkerStatus {
 pub enum RunStatus {
     Idle,
     Running(Progress),
+    /// A stepped run finished an iteration and waits for Step or "Run to the end".
+    Paused,
     Finished,
     Failed(String),
     Cancelled,
@@ -38,11 +40,24 @@ pub struct RunResults {
     /// The mode the run was started in: its diagnostics are about that mode's text (the C
     /// program, or the boolean program of the "Boolean program" mode).
     pub kind: Option<RunKind>,
+    /// When the engine started working on the current run (or step): the progress line counts
+    /// from here on its own clock, so it moves while the engine is busy inside a phase.
+    pub started: Option<web_time::Instant>,
+    /// The run is stepped (Step): the worker keeps it between iterations.
+    pub stepped: bool,
 }
 
 impl Default for RunResults {
     fn default() -> RunResults {
-        RunResults { status: RunStatus::Idle, diagnostics: Vec::new(), iterations: Vec::new(), outcome: None, kind: None }
+        RunResults {
+            status: RunStatus::Idle,
+            diagnostics: Vec::new(),
+            iterations: Vec::new(),
+            outcome: None,
+            kind: None,
+            started: None,
+            stepped: false,
+        }
     }
 }
 
@@ -260,6 +275,9 @@ impl AppState {
             prefs: Prefs::default(),
             embed: false,
             pending_selection: session_selection(&session),
+    /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
+    /// fresh one each time it grows.
+    pub worker_deaths: u32,
             explain: Explain::default(),
             focus: Focus::default(),
         }
@@ -279,6 +297,7 @@ impl AppState {
     }
 
     /// The statement the explain views show.
+            worker_deaths: 0,
     pub fn explained_statement(&self) -> Option<&api::explain::StatementExplanation> {
         self.explain.statement.and_then(|i| self.explanation()?.statements.get(i))
     }
@@ -286,6 +305,11 @@ impl AppState {
     /// The predicate (of the explained statement) the lattice and WP views show.
     pub fn explained_predicate(&self) -> Option<&api::explain::PredicateExplanation> {
         let statement = self.explained_statement()?;
+    /// A stepped run waits for the next Step or "Run to the end".
+    pub fn is_paused(&self) -> bool {
+        self.run.status == RunStatus::Paused
+    }
+
         statement.predicates.get(self.explain.predicate).or(statement.predicates.first())
     }
 
@@ -346,6 +370,12 @@ pub enum Action {
     CopyResult(CopyStatus),
     SetPrefs(Prefs),
     /// Open a tab of the explain panel (the open one again folds the panel).
+    /// A stepped run was started (its first iteration was asked for).
+    StepStarted,
+    /// A paused stepped run was asked for one more iteration, or for the rest.
+    Continued,
+    /// The engine worker died (its `error` event); the app respawns it.
+    WorkerDied(String),
     ToggleTab(ExplainTab),
     OpenTab(ExplainTab),
     /// Explain a statement (index into the explanation's statements); pins its lines.
@@ -410,7 +440,7 @@ impl Reducible for AppState {
                 s.run = RunResults::default();
                 s.selected = None;
             }
-            Action::RunStarted => {
+            Action::RunStarted | Action::StepStarted => {
                 s.run = RunResults {
                     status: RunStatus::Running(Progress::default()),
                     kind: Some(s.session.mode),
@@ -424,7 +454,7 @@ impl Reducible for AppState {
             Action::Worker(event) => apply_event(&mut s, event),
             Action::WorkerRespawned => s.worker = WorkerStatus::Starting,
             Action::Cancelled => {
-                if s.is_running() {
+                if s.is_running() || s.is_paused() {
                     s.run.status = RunStatus::Cancelled;
                 }
             }
@@ -439,6 +469,8 @@ impl Reducible for AppState {
                 if i < s.run.iterations.len() {
                     s.pending_selection = None;
                     if s.selected != Some(i) {
+                    started: Some(web_time::Instant::now()),
+                    stepped: matches!(action, Action::StepStarted),
                         s.explain.trace_step = None;
                         s.explain.cube = None;
                         s.focus = Focus::default();
@@ -448,6 +480,31 @@ impl Reducible for AppState {
                 }
             }
             Action::StepForward => {
+            Action::Continued => {
+                if s.is_paused() {
+                    let iteration = s.run.iterations.len() as u32 + 1;
+                    s.run.status = RunStatus::Running(Progress { iteration, ..Progress::default() });
+                    s.run.started = Some(web_time::Instant::now());
+                }
+            }
+            Action::WorkerDied(message) => {
+                s.worker_deaths += 1;
+                s.worker = WorkerStatus::Starting;
+                // the program is in the session (and in storage): only the run is lost
+                let text = format!(
+                    "The engine stopped ({message}) and was restarted. Your program is unchanged; {} Run again, or try a smaller program or lower settings.",
+                    match s.run.iterations.len() {
+                        0 => "no iteration had finished.".to_string(),
+                        n => format!("the {} that finished {} kept.", crate::model::plural(n, "iteration"), if n == 1 { "is" } else { "are" }),
+                    }
+                );
+                // (the worker's panic hook may have reported the crash just before)
+                if s.is_running() || s.is_paused() || matches!(s.run.status, RunStatus::Failed(_)) {
+                    s.run.status = RunStatus::Failed(text);
+                } else {
+                    s.notice = Some(Notice { text, error: true, action: None });
+                }
+            }
                 let n = s.run.iterations.len();
                 if n > 0 {
                     let next = s.selected.map_or(0, |i| (i + 1).min(n - 1));
@@ -586,7 +643,7 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             }
         }
         FromWorker::Error(message) => {
-            if s.is_running() {
+            if s.is_running() || s.is_paused() {
                 s.run.status = RunStatus::Failed(message);
             } else if s.engine_version.is_none() {
                 s.worker = WorkerStatus::Failed(message);
@@ -601,6 +658,11 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
 mod tests {
     use super::*;
 
+        FromWorker::Paused => {
+            if s.is_running() {
+                s.run.status = RunStatus::Paused;
+            }
+        }
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
     }
@@ -760,3 +822,29 @@ mod tests {
         assert_eq!(s.explain.tab, None);
     }
 }
+    #[test]
+    fn a_stepped_run_pauses_continues_and_cancel_keeps_what_finished() {
+        let mut s = reduce(AppState::new(Session::default(), None), Action::StepStarted);
+        assert!(s.run.stepped && s.is_running());
+        let snapshot = || FromWorker::IterationSnapshot(Box::new(api::IterationSnapshot { index: 1, ..api::IterationSnapshot::default() }));
+        s = reduce(s, Action::Worker(snapshot()));
+        s = reduce(s, Action::Worker(FromWorker::Paused));
+        assert_eq!(s.run.status, RunStatus::Paused);
+        s = reduce(s, Action::Continued);
+        assert!(matches!(&s.run.status, RunStatus::Running(p) if p.iteration == 2));
+        s = reduce(s, Action::Cancelled);
+        assert_eq!(s.run.status, RunStatus::Cancelled);
+        assert_eq!(s.run.iterations.len(), 1, "the finished iteration stays");
+    }
+
+    #[test]
+    fn a_dead_worker_is_respawned_and_the_program_stays() {
+        let session = Session { source: "int main(void) { return 0; }".into(), ..Session::default() };
+        let mut s = reduce(AppState::new(session.clone(), None), Action::RunStarted);
+        s = reduce(s, Action::WorkerDied("RuntimeError: unreachable".into()));
+        assert_eq!(s.worker_deaths, 1);
+        assert_eq!(s.worker, WorkerStatus::Starting);
+        assert!(matches!(&s.run.status, RunStatus::Failed(m) if m.contains("restarted") && m.contains("unchanged")), "{:?}", s.run.status);
+        assert_eq!(s.session, session);
+    }
+

@@ -13,6 +13,7 @@
 
 use crate::share::Session;
 use crate::state::Prefs;
+use gloo::storage::{LocalStorage, Storage};
 
 /// Bump the suffix when [`Session`] changes incompatibly.
 pub const KEY: &str = "predabs.session.v1";
@@ -23,52 +24,52 @@ pub const BACKUP_KEY: &str = "predabs.backup.v1";
 /// Display preferences (font size, presenter mode, explain panel height).
 pub const PREFS_KEY: &str = "predabs.prefs.v1";
 
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
+/// Whether this page may use local storage (gloo's [`LocalStorage`] throws where it may not:
+/// storage disabled by the browser's settings, some sandboxed iframes).
+fn available() -> bool {
+    web_sys::window().and_then(|w| w.local_storage().ok().flatten()).is_some()
 }
 
-fn get(key: &str) -> Option<String> {
-    local_storage()?.get_item(key).ok()?
+fn get<T: serde::de::DeserializeOwned>(key: &str) -> Option<T> {
+    available().then(|| LocalStorage::get(key).ok()).flatten()
 }
 
-fn set(key: &str, value: &str) {
-    if let Some(storage) = local_storage() {
-        let _ = storage.set_item(key, value);
+fn set<T: serde::Serialize>(key: &str, value: &T) {
+    if available() {
+        // a full storage or a refused write loses nothing but this save
+        let _ = LocalStorage::set(key, value);
     }
 }
 
 pub fn load() -> Option<Session> {
-    serde_json::from_str(&get(KEY)?).ok()
+    get(KEY)
 }
 
 pub fn save(session: &Session) {
-    if let Ok(text) = serde_json::to_string(session) {
-        set(KEY, &text);
-    }
+    set(KEY, session);
 }
 
+/// The link is stored as its raw text (as earlier versions stored it), not as a JSON string.
 pub fn load_link() -> Option<String> {
-    get(LINK_KEY)
+    available().then(|| LocalStorage::raw().get_item(LINK_KEY).ok().flatten()).flatten()
 }
 
 pub fn save_link(fragment: &str) {
-    set(LINK_KEY, fragment.strip_prefix('#').unwrap_or(fragment));
+    if available() {
+        let _ = LocalStorage::raw().set_item(LINK_KEY, fragment.strip_prefix('#').unwrap_or(fragment));
+    }
 }
 
 pub fn save_backup(session: &Session) {
-    if let Ok(text) = serde_json::to_string(session) {
-        set(BACKUP_KEY, &text);
-    }
+    set(BACKUP_KEY, session);
 }
 
 pub fn load_prefs() -> Prefs {
-    get(PREFS_KEY).and_then(|t| serde_json::from_str::<Prefs>(&t).ok()).map(Prefs::validated).unwrap_or_default()
+    get::<Prefs>(PREFS_KEY).map(Prefs::validated).unwrap_or_default()
 }
 
 pub fn save_prefs(prefs: &Prefs) {
-    if let Ok(text) = serde_json::to_string(prefs) {
-        set(PREFS_KEY, &text);
-    }
+    set(PREFS_KEY, prefs);
 }
 
 /// What the page opens with.

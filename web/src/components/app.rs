@@ -14,6 +14,7 @@ use crate::model::{plural, RunKind, RunRequest, ToWorker};
 use crate::share::{self, Session};
 use crate::state::{Action, AppState, CopyStatus, Notice, NoticeAction, Popup, Prefs, RunStatus};
 use crate::storage;
+use gloo::events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -114,9 +115,11 @@ type SharedBridge = Rc<RefCell<Option<EngineBridge>>>;
 
 /// Spawns a fresh worker into `slot` (terminating any previous one) and asks for its version.
 fn spawn_engine(slot: &SharedBridge, dispatch: Callback<Action>) {
+/// When the worker dies, [`Action::WorkerDied`] makes the app spawn another (an effect on
+/// `worker_deaths`: the dead worker's own listener must not replace its bridge).
     slot.borrow_mut().take(); // terminate the old worker first
-    let events = dispatch.clone();
-    match EngineBridge::spawn(move |event| events.emit(Action::Worker(event))) {
+    let (events, deaths) = (dispatch.clone(), dispatch.clone());
+    match EngineBridge::spawn(move |event| events.emit(Action::Worker(event)), move |why| deaths.emit(Action::WorkerDied(why))) {
         Ok(bridge) => {
             bridge.send(&ToWorker::Version);
             *slot.borrow_mut() = Some(bridge);
@@ -181,21 +184,17 @@ fn copy_to_clipboard(text: &str, done: Callback<CopyStatus>) {
     refused.forget();
 }
 
-/// Starts the download of one text file.
+/// Starts the download of one text file (a gloo blob and object URL, revoked when dropped).
 pub fn download(name: &str, text: &str) {
     let Some(document) = document() else { return };
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("text/plain");
-    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
-    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    let blob = gloo::file::Blob::new_with_options(text, Some("text/plain"));
+    let url = gloo::file::ObjectUrl::from(blob);
     if let Ok(a) = document.create_element("a") {
         let a: web_sys::HtmlAnchorElement = a.unchecked_into();
         a.set_href(&url);
         a.set_download(name);
         a.click();
     }
-    let _ = web_sys::Url::revoke_object_url(&url);
 }
 
 /// Focuses the element matching `selector`, if any; returns whether it exists.
@@ -229,7 +228,8 @@ fn announcement(state: &AppState) -> String {
         RunStatus::Idle => String::new(),
         RunStatus::Running(p) if p.iteration == 0 => "Running.".into(),
         RunStatus::Running(p) => format!("Running: iteration {}, {}.", p.iteration, if p.phase.is_empty() { "starting" } else { &p.phase }),
-        RunStatus::Cancelled => "Cancelled.".into(),
+        RunStatus::Paused => format!("Paused after iteration {}: Step for the next one, or Run to the end.", state.run.iterations.len()),
+        RunStatus::Cancelled => format!("Cancelled; {} kept.", plural(state.run.iterations.len(), "finished iteration")),
         RunStatus::Failed(message) => format!("The run stopped: {message}"),
         RunStatus::Finished => match &state.run.outcome {
             Some(o) => format!("Verdict: {} after {}.", o.verdict.as_str(), plural(state.run.iterations.len(), "iteration")),
@@ -270,15 +270,27 @@ pub fn app() -> Html {
                 return;
             }
             if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
+            if state.is_paused() {
+                // "Run to the end" of a stepped run
+                if let Some(b) = bridge.borrow().as_ref() {
+                    b.send(&ToWorker::Finish);
+                }
+                dispatch.emit(Action::Continued);
+                return;
+            }
                 spawn_engine(&bridge, dispatch.clone());
             }
             let s = &state.session;
-            let request = ToWorker::Run(RunRequest {
-                kind: s.mode,
-                source: if s.mode == RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
-                predicates: s.predicates.clone(),
-                options: s.options.clone(),
-            });
+            let request = match s.mode {
+                RunKind::Hide => ToWorker::Hide(s.hide.request(&s.source)),
+                RunKind::Shape => ToWorker::Shape(s.shape.request(&s.source)),
+                _ => ToWorker::Run(RunRequest {
+                    kind: s.mode,
+                    source: if s.mode == RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
+                    predicates: s.predicates.clone(),
+                    options: s.options.clone(),
+                }),
+            };
             dispatch.emit(Action::RunStarted);
             if let Some(b) = bridge.borrow().as_ref() {
                 b.send(&request);
@@ -296,9 +308,32 @@ pub fn app() -> Html {
     }
 
     let cancel = {
+    // A worker that died is replaced at once (the first spawn is the effect above).
+    {
+        let (bridge, dispatch) = (bridge.clone(), dispatch.clone());
+        use_effect_with(state.worker_deaths, move |deaths| {
+            if *deaths > 0 {
+                spawn_engine(&bridge, dispatch);
+            }
+        });
+    }
+    // Test hook for the respawn path: a page script dispatches `predabs-debug-trap` on the
+    // window and the worker traps (no control of the UI sends it).
+    {
+        let bridge = bridge.clone();
+        use_effect_with((), move |_| {
+            let listener = EventListener::new(&gloo::utils::window(), "predabs-debug-trap", move |_| {
+                if let Some(b) = bridge.borrow().as_ref() {
+                    b.send(&ToWorker::DebugTrap);
+                }
+            });
+            move || drop(listener)
+        });
+    }
+
         let (state, bridge, dispatch) = (state.clone(), bridge.clone(), dispatch.clone());
         Callback::from(move |()| {
-            if !state.is_running() {
+            if !state.is_running() && !state.is_paused() {
                 return;
             }
             // Terminating the worker is the only way to stop synchronous wasm work.
@@ -308,12 +343,32 @@ pub fn app() -> Html {
         })
     };
     let step = {
-        let (state, run) = (state.clone(), run.clone());
+    // Step: one more iteration of a paused stepped run; otherwise the next recorded iteration;
+    // with no iterations, a new stepped run (Check mode; the other modes have one iteration).
+        let (state, run, bridge, dispatch) = (state.clone(), run.clone(), bridge.clone(), dispatch.clone());
         Callback::from(move |()| {
-            if state.run.iterations.is_empty() && !state.is_running() {
+            let send = |request: &ToWorker| {
+                if let Some(b) = bridge.borrow().as_ref() {
+                    b.send(request);
+                }
+            };
+            if state.is_running() {
+                return;
+            }
+            if state.is_paused() {
+                send(&ToWorker::StepNext);
+                dispatch.emit(Action::Continued);
+            } else if !state.run.iterations.is_empty() {
+                state.dispatch(Action::StepForward);
+            } else if state.session.mode != RunKind::Check {
                 run.emit(());
             } else {
-                state.dispatch(Action::StepForward);
+                if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
+                    spawn_engine(&bridge, dispatch.clone());
+                }
+                let s = &state.session;
+                dispatch.emit(Action::StepStarted);
+                send(&ToWorker::Step(RunRequest { kind: s.mode, source: s.source.clone(), predicates: s.predicates.clone(), options: s.options.clone() }));
             }
         })
     };
@@ -379,7 +434,7 @@ pub fn app() -> Html {
     {
         let (latest_state, auto_run) = (latest_state.clone(), auto_run.clone());
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut(web_sys::Event)>::new(move |_: web_sys::Event| {
+            let listener = EventListener::new(&gloo::utils::window(), "hashchange", move |_| {
                 let state = latest_state.borrow().clone();
                 if state.embed {
                     return;
@@ -393,15 +448,7 @@ pub fn app() -> Html {
                 *auto_run.borrow_mut() = run;
                 state.dispatch(Action::Open(session, notice));
             });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback("hashchange", listener.as_ref().unchecked_ref());
-                }
-            }
+            move || drop(listener)
         });
     }
 
@@ -462,9 +509,12 @@ pub fn app() -> Html {
     {
         let (latest, state) = (latest.clone(), state.clone());
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+            // not passive: the shortcuts prevent the browser's default action
+            let options = EventListenerOptions::enable_prevent_default();
+            let listener = EventListener::new_with_options(&gloo::utils::document(), "keydown", options, move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
                 let cmds = latest.borrow().clone();
-                let plain = !e.ctrl_key() && !e.meta_key() && !e.alt_key() && !in_text_field(&e);
+                let plain = !e.ctrl_key() && !e.meta_key() && !e.alt_key() && !in_text_field(e);
                 let key = e.key();
                 let code = e.code();
                 let action: Option<Box<dyn FnOnce()>> = match () {
@@ -496,15 +546,7 @@ pub fn app() -> Html {
                     action();
                 }
             });
-            let document = document();
-            if let Some(d) = &document {
-                let _ = d.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(d) = document {
-                    let _ = d.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-                }
-            }
+            move || drop(listener)
         });
     }
 

@@ -46,16 +46,37 @@ pub fn timeline_pane() -> Html {
         let step = cmds.step.clone();
         Callback::from(move |_: MouseEvent| step.emit(()))
     };
+    // The engine reports progress between phases only; a gloo interval re-renders the progress
+    // line while a run is busy so its clock never freezes (the UI thread is free: the engine
+    // runs in the worker).
+    let tick = use_state(|| 0u32);
+    {
+        let tick = tick.clone();
+        use_effect_with(state.is_running(), move |running| {
+            let interval = running.then(|| gloo::timers::callback::Interval::new(250, move || tick.set(tick.wrapping_add(1))));
+            move || drop(interval)
+        });
+    }
+    let elapsed_ms = |p: &crate::model::Progress| state.run.started.map_or(p.elapsed_ms, |t| t.elapsed().as_millis() as u64);
     let at_first = state.selected.is_none_or(|i| i == 0);
     let at_last = state.selected.is_none_or(|i| i + 1 >= its.len());
 
     let status_line = match &state.run.status {
         RunStatus::Failed(message) => Some(html! { <div class="run-error" id="run-error" role="alert">{ message }</div> }),
-        RunStatus::Cancelled => Some(html! { <div class="run-cancelled" id="run-cancelled">{ "Cancelled. The engine was stopped and restarted." }</div> }),
+        RunStatus::Cancelled => Some(html! {
+            <div class="run-cancelled" id="run-cancelled">
+                { format!("Cancelled: the run was stopped and the engine restarted; {} kept.", plural(its.len(), "finished iteration")) }
+            </div>
+        }),
+        RunStatus::Paused => Some(html! {
+            <div class="run-paused" id="run-paused">
+                { format!("Paused after iteration {}: Step computes the next one, Run continues to the end.", its.len()) }
+            </div>
+        }),
         RunStatus::Running(p) => Some(html! {
-            <div class="run-progress" id="run-progress">
+            <div class="run-progress" id="run-progress" data-elapsed-ms={elapsed_ms(p).to_string()}>
                 <span class="spinner" aria-hidden="true" />
-                { format!("Iteration {} · {} · {} solver calls · {} ms", p.iteration, if p.phase.is_empty() { "starting" } else { &p.phase }, p.solver_calls, p.elapsed_ms) }
+                { format!("Iteration {} · {} · {} solver calls · {:.1} s", p.iteration, if p.phase.is_empty() { "starting" } else { &p.phase }, p.solver_calls, elapsed_ms(p) as f64 / 1000.0) }
             </div>
         }),
         _ => None,
@@ -109,7 +130,7 @@ pub fn timeline_pane() -> Html {
                 <span class="chip" id="iteration-position">
                     { match state.selected { Some(i) => format!("{} / {}", i + 1, its.len()), None => format!("– / {}", its.len()) } }
                 </span>
-                <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last} title="Next iteration (Alt+. or ])" aria-label="Next iteration">{ "▶" }</button>
+                <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last && !state.is_paused()} title="Next iteration (Alt+. or ])" aria-label="Next iteration">{ "▶" }</button>
             </div>
             <div class="pane-body timeline-body" tabindex="0" aria-label="Iterations and verdict">
                 { for status_line }

@@ -82,12 +82,17 @@ pub fn top_bar() -> Html {
             if p.phase.is_empty() { "starting" } else { &p.phase },
             p.solver_calls
         ),
+        RunStatus::Paused => format!("paused after iteration {}", state.run.iterations.len()),
         RunStatus::Cancelled => "cancelled".into(),
         RunStatus::Failed(_) => "stopped".into(),
         RunStatus::Finished => state.verdict_label().unwrap_or("done").to_string(),
         RunStatus::Idle => String::new(),
     };
     let current = state.session.example.clone();
+    let paused = state.is_paused();
+    // a paused stepped run: Run continues it to the end, Step computes one more iteration
+    let run_label = if paused { "▶ Run to the end" } else { "▶ Run" };
+    let step_title = if paused { "Compute the next CEGAR iteration (Alt+. or ])" } else { "One CEGAR iteration at a time, or the next iteration (Alt+. or ])" };
 
     let menu = menu_open.then(|| {
         html! {
@@ -128,9 +133,9 @@ pub fn top_bar() -> Html {
                     <span class="chip">{ state.session.mode.label() }</span>
                 </div>
                 <nav class="toolbar" aria-label="Commands">
-                    <button id="run" class="btn btn-primary" onclick={click(cmds.run.clone())} disabled={running}>{ "▶ Run" }</button>
-                    <button id="step" class="btn" onclick={click(cmds.step.clone())} disabled={running}>{ "Step" }</button>
-                    if running {
+                    <button id="run" class="btn btn-primary" onclick={click(cmds.run.clone())} disabled={running}>{ run_label }</button>
+                    <button id="step" class="btn" onclick={click(cmds.step.clone())} disabled={running} title={step_title}>{ "Step" }</button>
+                    if running || paused {
                         <button id="cancel" class="btn btn-danger" onclick={click(cmds.cancel.clone())}>{ "■ Cancel" }</button>
                     }
                     <span class="run-status" id="run-status">{ status }</span>
@@ -165,10 +170,10 @@ pub fn top_bar() -> Html {
                 </div>
                 <span class="sep" />
                 <button id="run" class="btn btn-primary" onclick={click(cmds.run.clone())} disabled={running}
-                    title="Run (Ctrl+Enter, ⌘+Enter)">{ "▶ Run" }</button>
+                    title="Run (Ctrl+Enter, ⌘+Enter)">{ run_label }</button>
                 <button id="step" class="btn" onclick={click(cmds.step.clone())} disabled={running}
-                    title="Next iteration (Alt+. or ])">{ "Step" }</button>
-                if running {
+                    title={step_title}>{ "Step" }</button>
+                if running || paused {
                     <button id="cancel" class="btn btn-danger" onclick={click(cmds.cancel.clone())}
                         title="Stop the engine">{ "■ Cancel" }</button>
                 }
