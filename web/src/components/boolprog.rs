@@ -177,7 +177,7 @@ fn exports(props: &ExportsProps) -> Html {
         <div class="bp-exports" id="bp-exports">
             <button class="btn btn-small" id="download-promela" {onclick}
                 title="Download this boolean program as Promela, every call inlined, for the SPIN model checker"
-                aria-label={format!("Download Promela of iteration {}", props.index)}><span aria-hidden="true">{ "⤓" }</span>{ " .pml" }</button>
+                aria-label={format!("Download .pml (Promela) of iteration {}", props.index)}><span aria-hidden="true">{ "⤓" }</span>{ " .pml" }</button>
             <span class="bp-export-label">{ "SPIN:" }</span>
             <code id="spin-command" title="Checks every assert: pan reports errors: 0 when none can fail; then `spin -t -p` replays a failing run">{ command }</code>
             if let Some(message) = &*problem {
