@@ -17,10 +17,11 @@ self.addEventListener('install', (event) => {
   if (!BUILD) return;
   event.waitUntil((async () => {
     const cache = await caches.open(CACHE);
-    // Files without a content hash in their name (index.html, the worker) bypass the HTTP
-    // cache, so that a new version never mixes with an old file; hashed ones may come from it.
+    // Files without a content hash in their name (index.html, the worker) are revalidated with
+    // the server (a 304 when the page has just loaded them), so that a new version never mixes
+    // with an old file; hashed ones may come straight from the HTTP cache.
     const hashed = (file) => /-[0-9a-f]{16}(_bg)?\.[a-z]+$/.test(file);
-    await cache.addAll(BUILD.files.map((file) => new Request(file, { cache: hashed(file) ? 'default' : 'reload' })));
+    await cache.addAll(BUILD.files.map((file) => new Request(file, { cache: hashed(file) ? 'default' : 'no-cache' })));
   })());
 });
 

@@ -27,18 +27,20 @@ export const CHROMIUM_ARGS = [
  * Options: `dir` (another build folder), `prefix` (serve the folder at a sub-path such as
  * '/courses/verif/predabs/'; everything outside it is 404), `precompressed` (send FILE.br or
  * FILE.gz when the browser accepts it and the file exists, like nginx's gzip_static), `cache`
- * (the cache-control header; 'no-store' by default). `served` lists every request as
- * { path, status } and `close()` also drops open connections (the server is gone, as offline).
+ * (the cache-control header; 'no-store' by default), `throttle` ({ bytesPerSecond, latencyMs }:
+ * one shared link, for load-time benchmarks). `served` lists every request as
+ * { path, status, bytes } and `close()` also drops open connections (the server is gone, as offline).
  */
-export async function serveDist({ dir = DIST, prefix = '/', precompressed = false, cache = 'no-store' } = {}) {
+export async function serveDist({ dir = DIST, prefix = '/', precompressed = false, cache = 'no-store', throttle = null } = {}) {
   const root = path.resolve(dir);
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`no build in ${root}: run scripts/test.sh (or trunk build) first`);
   }
   const served = [];
+  const link = { free: 0 };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
-    const finish = (status) => { served.push({ path: url.pathname, status }); };
+    const finish = (status, bytes = 0) => { served.push({ path: url.pathname, status, bytes }); };
     if (!url.pathname.startsWith(prefix)) {
       finish(404);
       res.writeHead(404).end();
@@ -65,10 +67,18 @@ export async function serveDist({ dir = DIST, prefix = '/', precompressed = fals
         }
       }
     }
-    headers['content-length'] = fs.statSync(body).size;
-    finish(200);
+    const stat = fs.statSync(body);
+    headers.etag = `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    if (req.headers['if-none-match'] === headers.etag) {
+      finish(304);
+      res.writeHead(304, { etag: headers.etag, 'cache-control': cache }).end();
+      return;
+    }
+    headers['content-length'] = stat.size;
+    finish(200, headers['content-length']);
     res.writeHead(200, headers);
-    fs.createReadStream(body).pipe(res);
+    if (throttle) sendThrottled(fs.readFileSync(body), res, throttle, link);
+    else fs.createReadStream(body).pipe(res);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -76,6 +86,19 @@ export async function serveDist({ dir = DIST, prefix = '/', precompressed = fals
     served,
     close: () => new Promise((resolve) => { server.close(resolve); server.closeAllConnections?.(); }),
   };
+}
+
+/** Writes `data` in 16 KiB chunks as if through one link of `bytesPerSecond` shared by all responses. */
+function sendThrottled(data, res, { bytesPerSecond, latencyMs = 0 }, link) {
+  let offset = 0;
+  const next = () => {
+    if (offset >= data.length) { res.end(); return; }
+    const chunk = data.subarray(offset, offset + 16384);
+    offset += chunk.length;
+    link.free = Math.max(link.free, Date.now()) + (chunk.length / bytesPerSecond) * 1000;
+    setTimeout(() => { res.write(chunk); next(); }, Math.max(0, link.free - Date.now()));
+  };
+  setTimeout(next, latencyMs);
 }
 
 /**
