@@ -46,7 +46,6 @@ impl Fingerprint {
         let mut config = config.clone();
         config.time_budget_ms = None;
         config.record_lattices = false;
-        config.solver.deadline = None;
         config.solver.log_queries = false;
         let statements = program.procs.iter().map(|p| p.body.len()).sum();
         Fingerprint { config, program_shape: (program.vars.len(), program.procs.len(), program.structs.len(), statements) }

@@ -20,9 +20,9 @@ pub struct SolverOracle<'a> {
     pub fresh_context: Option<(&'a Program, &'a solver::SolverConfig)>,
     /// A side condition assumed in every query (e.g. `malloc`'s fresh address is new).
     pub assumption: Option<&'a Expr>,
-    /// Past this instant every query answers Unknown (treated as "not implied", so the
+    /// Once these are reached every query answers Unknown (treated as "not implied", so the
     /// abstraction stays sound, only coarser) and enumerations are cut short.
-    pub deadline: Option<Instant>,
+    pub limits: Limits,
     /// SAT conflicts one enumeration, or one implication query, may spend
     /// ([`crate::AbstractionConfig::enumeration_conflicts`]).
     pub conflict_budget: Option<u64>,
@@ -43,9 +43,19 @@ pub struct LatticeContext {
     side: Option<Lit>,
 }
 
-/// Whether `deadline` has passed.
-pub(crate) fn past(deadline: Option<Instant>) -> bool {
-    deadline.is_some_and(|d| Instant::now() >= d)
+/// When the abstraction stops asking the solver: its own time limit
+/// ([`crate::AbstractionConfig::time_budget_ms`]) and the run's work meter (the solver's).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub deadline: Option<Instant>,
+    pub meter: budget::Meter,
+}
+
+impl Limits {
+    /// Whether the time limit has passed or the work budget is spent.
+    pub fn reached(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d) || self.meter.exhausted()
+    }
 }
 
 /// States sampled before an enumeration over formulas that multiply variables
@@ -54,7 +64,7 @@ const SAMPLES: u64 = 64;
 
 impl SolverOracle<'_> {
     fn out_of_time(&self) -> bool {
-        past(self.deadline)
+        self.limits.reached()
     }
 
     /// A fresh context over the slim program for `formulas`, at a small-model pointer width

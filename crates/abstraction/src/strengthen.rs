@@ -155,7 +155,7 @@ pub struct VisitedCube {
 }
 
 /// Settings of one strengthening.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StrengthenSettings {
     /// Maximum cube length `k` for the lattice (`None`: unbounded, exact).
     pub max_cube_length: Option<usize>,
@@ -165,13 +165,14 @@ pub struct StrengthenSettings {
     pub enumeration_limit: usize,
     /// Only `F(ψ)` is wanted (the lattice does not test `¬ψ`; used for `F(false)`).
     pub goal_only: bool,
-    /// The lattice stops here with the cubes found so far (fewer implicants: still sound).
-    pub deadline: Option<web_time::Instant>,
+    /// The lattice stops here with the cubes found so far (fewer implicants: still sound);
+    /// each cube examined is charged to its meter.
+    pub limits: crate::oracle::Limits,
 }
 
 impl StrengthenSettings {
     pub fn new(max_cube_length: Option<usize>, record: bool) -> StrengthenSettings {
-        StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false, deadline: None }
+        StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false, limits: crate::oracle::Limits::default() }
     }
     /// The same settings with cubes of at most `k` literals.
     pub fn with_cubes_at_most(self, k: usize) -> StrengthenSettings {
@@ -342,8 +343,11 @@ pub fn lattice_strengthen_seeded(
     let mut queue: std::collections::VecDeque<(Cube, usize)> = std::collections::VecDeque::new();
     queue.push_back((Vec::new(), 0));
     while let Some((cube, next)) = queue.pop_front() {
-        // past the deadline every query is unknown and the queue would grow to all 3^n cubes
-        if crate::oracle::past(settings.deadline) {
+        // past the budget every query is unknown and the queue would grow to all 3^n cubes
+        settings.limits.meter.charge(budget::cost::LATTICE_CUBE);
+        // the queue's cubes: one literal (8 bytes) per predicate, plus the entry
+        let queued = queue.len() as u64 * (cube.len() as u64 * 8 + 48);
+        if settings.limits.reached() || !settings.limits.meter.note_memory(queued) {
             complete = false;
             break;
         }
@@ -575,11 +579,45 @@ mod tests {
     fn a_passed_deadline_stops_the_lattice_with_a_sound_partial_answer() {
         let mut worlds = worlds(vec![0b11111, 0b100], 0b1111, 0xff);
         let mut settings = StrengthenSettings::new(None, true);
-        settings.deadline = Some(web_time::Instant::now());
+        settings.limits.deadline = Some(web_time::Instant::now());
         let result = lattice_strengthen(&[0, 1], &mut worlds, &settings);
         assert!(!result.complete, "a search cut short says so");
         assert!(result.goal.is_false() && result.negated_goal.is_false(), "no cube: F is false (sound)");
         assert_eq!(result.counters.cubes_visited, 0);
+    }
+
+    /// An oracle that decides nothing: every cube is expanded, the queue grows to all 3^n cubes.
+    struct Undecided;
+
+    impl ImplicationOracle for Undecided {
+        fn cube_implies(&mut self, _cube: &[Literal], _goal_positive: bool) -> QueryAnswer {
+            QueryAnswer { verdict: Verdict::Unknown, cached: false, micros: 0, model: None }
+        }
+        fn describe_query(&self, cube: &[Literal], goal_positive: bool) -> String {
+            format!("{cube:?} => {goal_positive}")
+        }
+    }
+
+    #[test]
+    fn the_memory_estimate_stops_a_lattice_that_blows_up_and_the_work_is_charged() {
+        let cone: Vec<u32> = (0..20).collect();
+        let mut settings = StrengthenSettings::new(None, false);
+        settings.limits.meter = budget::Meter::with_limits(None, None, Some(1 << 20));
+        let result = lattice_strengthen(&cone, &mut Undecided, &settings);
+        assert!(!result.complete, "a search cut short says so");
+        assert!(result.goal.is_false() && result.negated_goal.is_false(), "no cube: F is false (sound)");
+        let stop = settings.limits.meter.stopped().expect("the memory estimate passed the limit");
+        assert!(matches!(stop, budget::Exhausted::Memory { .. }), "{stop}");
+        assert!(result.counters.cubes_visited < 3u64.pow(20), "stopped long before all cubes");
+        assert_eq!(settings.limits.meter.spent(), (result.counters.cubes_visited + 1) * budget::cost::LATTICE_CUBE);
+        // the same search with a work budget stops after exactly as many cubes each time
+        let visited = |limit: u64| {
+            let mut s = StrengthenSettings::new(None, false);
+            s.limits.meter = budget::Meter::new(Some(limit));
+            lattice_strengthen(&cone, &mut Undecided, &s).counters.cubes_visited
+        };
+        assert_eq!(visited(5_000), visited(5_000));
+        assert_eq!(visited(5_000), 5_000 / budget::cost::LATTICE_CUBE - 1);
     }
 
     #[test]

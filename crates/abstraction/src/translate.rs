@@ -2,7 +2,7 @@
 //! (C2BP §4.3–4.5, §5.1; polymorphic predicate abstraction §4.3–4.4, §5.2–5.4).
 
 use crate::cache::{self, AbstractionCache, ConeKey};
-use crate::oracle::{past, SolverOracle};
+use crate::oracle::{Limits, SolverOracle};
 use crate::strengthen::{self, Dnf, Literal, StrengthenSettings, Strengthening};
 use crate::{
     AbstractionConfig, Abstraction, BooleanVariable, CallAbstraction, LatticeRecord, PredicateScope, Signature, Statistics, Strategy,
@@ -93,8 +93,8 @@ struct Translator<'a> {
     fresh_counter: u32,
     /// The program without procedure bodies, for fresh solver contexts.
     slim: Program,
-    /// When the time budget ends (queries after it answer Unknown: sound but coarse).
-    deadline: Option<Instant>,
+    /// When the time or work budget ends (queries after it answer Unknown: sound but coarse).
+    limits: Limits,
     /// Strengthenings already computed, in this abstraction or an earlier one (see [`cache`]).
     cache: AbstractionCache,
     /// Solver sessions at small-model pointer widths, by width (see [`crate::width`]).
@@ -132,12 +132,9 @@ impl<'a> Translator<'a> {
         };
         // the earlier of the abstraction's budget and the solver's own deadline
         let budget = config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
-        let deadline = match (budget, config.solver.deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let limits = Limits { deadline: budget, meter: config.solver.meter.clone() };
         Translator {
-            deadline,
+            limits,
             program,
             config,
             alias,
@@ -496,7 +493,7 @@ impl<'a> Translator<'a> {
         let mut s = StrengthenSettings::new(self.config.max_cube_length, self.config.record_lattices);
         s.enumeration_limit = self.config.enumeration_limit;
         s.goal_only = goal_only;
-        s.deadline = self.config.solver.deadline;
+        s.limits = self.limits.clone();
         s
     }
 
@@ -508,7 +505,7 @@ impl<'a> Translator<'a> {
 
     /// Past the time budget: the solver is not asked any more.
     fn out_of_time(&self) -> bool {
-        past(self.deadline)
+        self.limits.reached()
     }
 
     /// The predicates (indices into `vars`) a strengthening of `goal` ranges over: its cone of
@@ -673,7 +670,7 @@ impl<'a> Translator<'a> {
                 goal: goals[0],
                 fresh_context: Some((&self.slim, &self.config.solver)),
                 assumption: None,
-                deadline: self.deadline,
+                limits: self.limits.clone(),
                 conflict_budget: self.config.enumeration_conflicts,
                 lattice: None,
             };
@@ -732,7 +729,7 @@ impl<'a> Translator<'a> {
                 goal: goals[0],
                 fresh_context: Some((&self.slim, &self.config.solver)),
                 assumption: None,
-                deadline: self.deadline,
+                limits: self.limits.clone(),
                 conflict_budget: self.config.enumeration_conflicts,
                 lattice: None,
             };
@@ -779,7 +776,7 @@ impl<'a> Translator<'a> {
         formulas.push(goal);
         formulas.extend(assumption);
         let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
+        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => {
@@ -787,7 +784,7 @@ impl<'a> Translator<'a> {
                     Some(partial) => (Default::default(), None, partial),
                     None => {
                         let exact = strengthen::exact_strengthen(cone, &mut oracle, &settings);
-                        if exact.complete || past(self.deadline) {
+                        if exact.complete || self.limits.reached() {
                             return exact;
                         }
                         (exact.counters, exact.exact, exact.partial)
@@ -845,7 +842,7 @@ impl<'a> Translator<'a> {
     /// The inconsistent valuations of the predicates `cone`, enumerated exactly.
     fn exact_inconsistency(&mut self, cone: &[u32], vars: &CubeVariables, settings: &StrengthenSettings) -> Strengthening {
         let truth = Expr::bool(true);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
+        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
         strengthen::exact_inconsistency(cone, &mut oracle, settings)
     }
 
@@ -900,7 +897,7 @@ impl<'a> Translator<'a> {
             let mut seed = Vec::new();
             if !pairwise && self.config.strategy == Strategy::Exact {
                 let result = self.exact_inconsistency(&cone, &vars, &settings);
-                if result.complete || past(self.deadline) {
+                if result.complete || self.limits.reached() {
                     exact = Some(result);
                 } else {
                     // too many consistent valuations or too hard: the inconsistent pairs only
@@ -914,7 +911,7 @@ impl<'a> Translator<'a> {
                 None => {
                     let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
                     let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, deadline: self.deadline, conflict_budget: self.config.enumeration_conflicts, lattice: None };
+                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
                     strengthen::lattice_strengthen_seeded(&cone, &mut oracle, &settings, seed)
                 }
             };

@@ -44,8 +44,12 @@ pub struct Config {
     pub refinement: RefinementMethod,
     /// Stop with UNKNOWN after this many abstraction/model-check rounds.
     pub max_iterations: u32,
-    /// Stop with UNKNOWN after this many milliseconds, counted from [`Session::new`] (checked
-    /// between phases and passed on to the abstraction, the model checker and the solver).
+    /// The work budget in units (`budget::cost`), counted from [`Session::new`]: charged by
+    /// the solver, the lattice and the model checker, checked between phases. Deterministic:
+    /// the same program and options stop at the same point on every machine.
+    pub work_budget: Option<u64>,
+    /// Safety limit in milliseconds of this machine's time (not deterministic; a run it ends
+    /// says so), counted from [`Session::new`].
     pub time_budget_ms: Option<u64>,
     pub strategy: abstraction::Strategy,
     /// Maximum cube length of the lattice strategy (`None`: unbounded).
@@ -78,6 +82,7 @@ impl Config {
             time_budget_ms: None,
             strategy: abstraction::Strategy::Exact,
             max_cube_length: None,
+            work_budget: None,
             max_cone: Some(8),
             integer_width: None,
             initial_predicates: InitialPredicates::ErrorGuards,

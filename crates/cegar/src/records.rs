@@ -182,8 +182,9 @@ pub enum StopReason {
     Cancelled,
     /// `Config::max_iterations` iterations ran.
     IterationBound(u32),
-    /// The time budget ran out after this many finished iterations, in this phase.
-    TimeBudget { iterations: u32, phase: Phase },
+    /// The work budget, the memory estimate or the safety time limit (`limit` says which)
+    /// ended the loop after this many finished iterations, in this phase.
+    Budget { iterations: u32, phase: Phase, limit: budget::Exhausted },
     NoEntryProcedure,
     AbstractionFailed(String),
     ModelCheckingGaveUp(String),
@@ -207,7 +208,8 @@ impl StopReason {
         match self {
             StopReason::Cancelled => "run again to continue",
             StopReason::IterationBound(_) => "raise the iteration bound, or give predicates that describe the loop (BOOP §7.4)",
-            StopReason::TimeBudget { .. } => "raise the time budget, or use the lattice strategy with a small maximum cube length",
+            StopReason::Budget { limit: budget::Exhausted::Memory { .. }, .. } => "give predicates by hand, or use the lattice strategy with a small maximum cube length",
+            StopReason::Budget { .. } => "raise the budget, or use the lattice strategy with a small maximum cube length",
             StopReason::NoEntryProcedure => "define `main` (or choose the entry procedure)",
             StopReason::AbstractionFailed(_) | StopReason::PathConstruction(_) | StopReason::TraceMapping(_) => {
                 "simplify the program around the statement named in the message"
@@ -225,8 +227,8 @@ impl fmt::Display for StopReason {
         match self {
             StopReason::Cancelled => write!(f, "cancelled"),
             StopReason::IterationBound(n) => write!(f, "iteration bound ({n}) reached"),
-            StopReason::TimeBudget { iterations, phase } => {
-                write!(f, "time budget exhausted after {iterations} iterations (in {})", phase.describe())
+            StopReason::Budget { iterations, phase, limit } => {
+                write!(f, "{limit} after {iterations} iterations (in {})", phase.describe())
             }
             StopReason::NoEntryProcedure => write!(f, "the program has no entry procedure"),
             StopReason::AbstractionFailed(m) => write!(f, "abstraction failed: {m}"),

@@ -9,7 +9,7 @@ use crate::predicates::{condition_predicates, error_guard_predicates, is_redunda
 use crate::records::*;
 use crate::{CandidateSource, Config, InitialPredicates};
 use c_ir::{ProcId, Program, StmtKind, StmtRef};
-use std::time::Duration;
+use budget::Meter;
 use web_time::Instant;
 
 /// What one call of [`Session::step`] did.
@@ -26,6 +26,8 @@ pub struct Session<'p> {
     program: &'p Program,
     config: Config,
     start: Instant,
+    /// The loop's work budget and safety time limit (shared with the solver contexts).
+    meter: Meter,
     predicates: Predicates,
     candidates: Vec<Box<dyn CandidateSource + 'p>>,
     abstraction_config: abstraction::AbstractionConfig,
@@ -44,8 +46,15 @@ enum Next {
 }
 
 impl<'p> Session<'p> {
-    /// A session with the initial predicates of `config`; the time budget counts from now.
+    /// A session with the initial predicates of `config`; the budgets count from now.
     pub fn new(program: &'p Program, config: Config) -> Session<'p> {
+        let meter = Meter::with_time_limit(config.work_budget, config.time_budget_ms);
+        Session::with_meter(program, config, meter)
+    }
+
+    /// [`Session::new`] charging `meter` (a part of a larger budget: the portfolio's share for
+    /// the loop) instead of a meter made from `config.work_budget` and `time_budget_ms`.
+    pub fn with_meter(program: &'p Program, config: Config, meter: Meter) -> Session<'p> {
         let start = Instant::now();
         let mut predicates = Predicates::default();
         let initial = match config.initial_predicates {
@@ -74,7 +83,7 @@ impl<'p> Session<'p> {
         let mut solver_config = solver::SolverConfig::c_semantics();
         solver_config.int_width = config.integer_width;
         // a single hard SAT call must not overrun the budget either
-        solver_config.deadline = config.time_budget_ms.map(|b| start + Duration::from_millis(b));
+        solver_config.meter = meter.clone();
         let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
         abstraction_config.max_cube_length = config.max_cube_length;
         abstraction_config.max_cone = config.max_cone;
@@ -85,6 +94,7 @@ impl<'p> Session<'p> {
             program,
             start,
             predicates,
+            meter,
             candidates: Vec::new(),
             abstraction_config,
             abstraction_cache: abstraction::AbstractionCache::new(),
@@ -127,11 +137,17 @@ impl<'p> Session<'p> {
     pub fn elapsed_ms(&self) -> u64 {
         self.start.elapsed().as_millis() as u64
     }
-    fn out_of_time(&self) -> bool {
-        self.config.time_budget_ms.is_some_and(|b| self.elapsed_ms() >= b)
+    /// Work units charged to this loop's meter so far.
+    pub fn work_spent(&self) -> u64 {
+        self.meter.spent()
     }
-    fn remaining_ms(&self) -> Option<u64> {
-        self.config.time_budget_ms.map(|b| b.saturating_sub(self.elapsed_ms()).max(1))
+    /// The loop's meter (to read why it stopped, and its work).
+    pub fn meter(&self) -> &Meter {
+        &self.meter
+    }
+    /// The budget's stop, as the loop's reason, if the meter is exhausted.
+    fn budget_stop(&self, iterations: u32, phase: Phase) -> Option<StopReason> {
+        self.meter.stopped().map(|limit| StopReason::Budget { iterations, phase, limit })
     }
     fn progress(&self, phase: Phase, iteration: u32, events: &mut dyn FnMut(Event)) {
         let p = Progress { phase, iteration, solver_calls: self.solver_calls, predicates: self.predicates.len(), elapsed_ms: self.elapsed_ms() };
@@ -184,8 +200,8 @@ impl<'p> Session<'p> {
         if iteration > self.config.max_iterations {
             return Next::End(LoopEnd::Stopped(StopReason::IterationBound(self.config.max_iterations)));
         }
-        if self.out_of_time() {
-            return Next::End(LoopEnd::Stopped(StopReason::TimeBudget { iterations: iteration - 1, phase: Phase::Abstracting }));
+        if let Some(stop) = self.budget_stop(iteration - 1, Phase::Abstracting) {
+            return Next::End(LoopEnd::Stopped(stop));
         }
         self.iterations.push(IterationRecord {
             iteration,
@@ -208,9 +224,11 @@ impl<'p> Session<'p> {
             Err(end) => return Next::End(end),
         };
         // 2. model checking (BEBOP)
-        if cancel() || self.out_of_time() {
-            let reason = if cancel() { StopReason::Cancelled } else { StopReason::TimeBudget { iterations: iteration - 1, phase: Phase::ModelChecking } };
-            return Next::End(LoopEnd::Stopped(reason));
+        if cancel() {
+            return Next::End(LoopEnd::Stopped(StopReason::Cancelled));
+        }
+        if let Some(stop) = self.budget_stop(iteration - 1, Phase::ModelChecking) {
+            return Next::End(LoopEnd::Stopped(stop));
         }
         self.progress(Phase::ModelChecking, iteration, events);
         let trace = match self.model_check_phase(&abs, cancel) {
@@ -233,7 +251,6 @@ impl<'p> Session<'p> {
     /// the remaining budget is spent.
     fn abstract_phase(&mut self) -> Result<abstraction::Abstraction, LoopEnd> {
         let t = Instant::now();
-        self.abstraction_config.time_budget_ms = self.remaining_ms();
         let (abs, diagnostics) = abstraction::abstract_program_cached(self.program, self.predicates.set(), &self.abstraction_config, &mut self.abstraction_cache);
         self.solver_calls += abs.statistics.prover_calls;
         let record_details = self.config.record_details;
@@ -259,7 +276,8 @@ impl<'p> Session<'p> {
         let entry = program.entry.map(|e| program.proc(e).name.clone());
         let mc_config = model_check::Config {
             max_bdd_nodes: self.config.max_bdd_nodes,
-            time_budget_ms: self.remaining_ms(),
+            time_budget_ms: None,
+            meter: self.meter.clone(),
             compute_invariants: true,
             invariant_origins: Some(self.invariant_origins.clone()),
             compute_trace: true,
@@ -270,9 +288,9 @@ impl<'p> Session<'p> {
         };
         let t = Instant::now();
         let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
-        let out_of_time = self.out_of_time();
         let iterations = self.iterations.len() as u32;
         let record_details = self.config.record_details;
+        let budget_stop = self.budget_stop(iterations, Phase::ModelChecking);
         let record = self.record();
         record.statistics.model_check_ms = t.elapsed().as_millis() as u64;
         record.statistics.peak_bdd_nodes = mc.statistics.peak_bdd_nodes;
@@ -286,8 +304,8 @@ impl<'p> Session<'p> {
                 // the model checker's own budget is what was left of the loop's
                 let stop = if cancel() {
                     StopReason::Cancelled
-                } else if out_of_time {
-                    StopReason::TimeBudget { iterations, phase: Phase::ModelChecking }
+                } else if let Some(stop) = budget_stop {
+                    stop
                 } else {
                     StopReason::ModelCheckingGaveUp(reason.clone())
                 };
@@ -312,9 +330,8 @@ impl<'p> Session<'p> {
         let c_path = crate::trace::trace_to_c_path(program, trace).map_err(|e| LoopEnd::Stopped(StopReason::TraceMapping(e)))?;
         self.record().c_path = c_path.clone();
         let t = Instant::now();
-        let deadline = self.config.time_budget_ms;
-        let start = self.start;
-        let stop = || cancel() || deadline.is_some_and(|b| start.elapsed().as_millis() as u64 >= b);
+        let meter = &self.meter;
+        let stop = || cancel() || meter.exhausted();
         let analysis = refine::analyze_path(program, &c_path, &self.refine_config, self.predicates.set(), &stop);
         let record_details = self.config.record_details;
         let record = self.record();
@@ -350,8 +367,9 @@ impl<'p> Session<'p> {
                     Err(e) => LoopEnd::Stopped(StopReason::ReplayFailed(e)),
                 });
             }
-            refine::PathVerdict::Unknown(_) if self.out_of_time() => {
-                return Next::End(LoopEnd::Stopped(StopReason::TimeBudget { iterations: iteration, phase: Phase::Refining }));
+            refine::PathVerdict::Unknown(_) if self.meter.exhausted() => {
+                let stop = self.budget_stop(iteration, Phase::Refining).expect("the meter is exhausted");
+                return Next::End(LoopEnd::Stopped(stop));
             }
             refine::PathVerdict::Unknown(r) => return Next::End(LoopEnd::Stopped(StopReason::FeasibilityUnknown(r))),
             refine::PathVerdict::Infeasible { predicates, .. } => predicates,

@@ -23,8 +23,12 @@ mod symbolic;
 pub struct Config {
     /// Give up (UNKNOWN) when a path-edge or summary BDD grows beyond this many nodes.
     pub max_bdd_nodes: usize,
-    /// Give up (UNKNOWN) after this many milliseconds.
+    /// Give up (UNKNOWN) after this many milliseconds (a safety limit: not deterministic).
     pub time_budget_ms: Option<u64>,
+    /// The work budget: each worklist step and the BDD nodes of new path edges and summaries
+    /// are charged to it (`budget::cost`); once it is exhausted the run is UNKNOWN with the
+    /// meter's reason. The path-edge BDDs' sizes are reported as the memory estimate.
+    pub meter: budget::Meter,
     /// Compute the invariant at every statement when the program is safe.
     pub compute_invariants: bool,
     /// When set, invariants only at the statements translated from these C statements (printing
@@ -50,6 +54,7 @@ impl Default for Config {
         Config {
             max_bdd_nodes: 2_000_000,
             time_budget_ms: None,
+            meter: budget::Meter::default(),
             compute_invariants: true,
             invariant_origins: None,
             compute_trace: true,

@@ -124,6 +124,10 @@ struct Engine {
     callers: Vec<Vec<(usize, usize)>>,
     step: u32,
     peak: usize,
+    /// BDD nodes of new path edges and summaries not yet charged to the meter.
+    charged_nodes: u64,
+    /// Nodes of all path edges (each counted on its own: an overestimate of shared nodes).
+    total_nodes: usize,
     all_entry: Vec<BddVariable>,
     all_local_cur: Vec<BddVariable>,
     global_cur: Vec<BddVariable>,
@@ -181,6 +185,14 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
                 break;
             }
         }
+        config.meter.charge(budget::cost::MODEL_CHECK_STEP + engine.charged_nodes / budget::cost::BDD_NODES_PER_UNIT);
+        engine.charged_nodes %= budget::cost::BDD_NODES_PER_UNIT;
+        // path edges and summaries: about 10 bytes per node of the shared BDDs
+        config.meter.note_memory(engine.total_nodes as u64 * 10);
+        if let Some(stop) = config.meter.stopped() {
+            stop_reason = Some(stop.to_string());
+            break;
+        }
         if engine.peak > config.max_bdd_nodes {
             stop_reason = Some(format!("BDD node budget of {} exhausted", config.max_bdd_nodes));
             break;
@@ -200,8 +212,11 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
         let mut trace_error = None;
         let trace = if config.compute_trace {
             let out_of_budget = || {
+                config.meter.charge(budget::cost::MODEL_CHECK_STEP);
                 if cancelled() {
                     Some("cancelled".to_string())
+                } else if let Some(stop) = config.meter.stopped() {
+                    Some(stop.to_string())
                 } else {
                     config.time_budget_ms.filter(|&ms| start.elapsed().as_millis() as u64 >= ms).map(|ms| format!("time budget of {ms} ms exhausted"))
                 }
@@ -273,6 +288,8 @@ impl Engine {
             callers: vec![Vec::new(); program.procs.len()],
             step: 0,
             peak: 0,
+            charged_nodes: 0,
+            total_nodes: 0,
             all_entry: Vec::new(),
             all_local_cur: Vec::new(),
             global_cur: Vec::new(),
@@ -532,8 +549,12 @@ impl Engine {
         if new.is_false() {
             return;
         }
+        let before = self.path_edges[p][n].size();
         self.path_edges[p][n] = self.path_edges[p][n].or(&new);
-        self.peak = self.peak.max(self.path_edges[p][n].size());
+        let size = self.path_edges[p][n].size();
+        self.peak = self.peak.max(size);
+        self.charged_nodes += size as u64;
+        self.total_nodes = (self.total_nodes + size).saturating_sub(before);
         self.history[p][n].push((tag, new.clone()));
         self.pending[p][n] = self.pending[p][n].or(&new);
         if !self.queued[p][n] {
@@ -604,6 +625,7 @@ impl Engine {
                     if !new.is_false() {
                         self.summary[p] = self.summary[p].or(&new);
                         self.peak = self.peak.max(self.summary[p].size());
+                        self.charged_nodes += self.summary[p].size() as u64;
                         self.summary_history[p].push((tag, new.clone()));
                         // Apply only the new summary part at every call site of `p`.
                         // Snapshot first: states added now at one call site (tag `tag`) must not feed

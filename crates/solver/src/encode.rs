@@ -259,9 +259,11 @@ impl Encoder {
             return Ok(b.clone());
         }
         self.encoded_terms += 1;
-        if self.encoded_terms.is_multiple_of(256) && self.config.deadline.is_some_and(|d| web_time::Instant::now() >= d) {
+        if self.encoded_terms.is_multiple_of(256) {
             // huge terms (e.g. weakest preconditions through many shifts) must not overrun the budget
-            return Err(Unsupported::new("the time budget ran out while encoding the formula"));
+            if let Some(stop) = self.config.meter.stopped() {
+                return Err(Unsupported::new(format!("{stop} (while encoding the formula)")));
+            }
         }
         let bits = self.bits_uncached(e)?;
         self.terms.insert(e.clone(), bits.clone());

@@ -52,10 +52,11 @@ pub struct SolverConfig {
     /// clauses (satisfiable queries must assign every variable of the context, so unbounded
     /// growth makes them slower); 0 = never.
     pub recycle_after_clauses: u64,
-    /// Wall-clock deadline: a SAT call still running then gives up (the query answers
-    /// `Unknown`, which every client treats soundly). Only the `batsat` back end can be
-    /// interrupted inside a call.
-    pub deadline: Option<Instant>,
+    /// The work budget (`budget::Meter`, with the run's safety time limit): SAT conflicts,
+    /// calls and clauses are charged to it, and once it is exhausted a SAT call still running
+    /// gives up (the query answers `Unknown`, which every client treats soundly). Only the
+    /// `batsat` back end can be interrupted inside a call. Meters compare equal.
+    pub meter: budget::Meter,
     /// Signed overflow wraps (bit-precise, the default) or is impossible (the papers' ℤ,
     /// sound for programs without undefined behaviour): see `solver::overflow`.
     pub integers: IntegerSemantics,
@@ -71,7 +72,7 @@ impl SolverConfig {
             cache: true,
             log_queries: false,
             recycle_after_clauses: 20_000,
-            deadline: None,
+            meter: budget::Meter::default(),
             integers: IntegerSemantics::Wrap,
         }
     }
@@ -133,7 +134,7 @@ pub struct Context {
 impl Context {
     pub fn new(program: &Program, config: &SolverConfig) -> Context {
         let mut backend = sat::new_backend(config.backend);
-        backend.set_deadline(config.deadline);
+        backend.set_meter(config.meter.clone());
         let circuit = blast::Circuit::new(backend);
         Context { encoder: encode::Encoder::new(program, config, circuit), sat_calls: 0, last: None }
     }
@@ -474,14 +475,14 @@ impl Solver {
             }
             SolveResult::Unsat => (Answer::No, Vec::new()),
             SolveResult::Unknown => {
-                let why = if self.context.config().deadline.is_some_and(|d| Instant::now() >= d) {
-                    "the time budget ran out during a SAT call"
+                let why = if let Some(stop) = self.context.config().meter.stopped() {
+                    format!("{stop} (during a SAT call)")
                 } else if self.conflict_budget.is_some() {
-                    "the SAT solver spent its conflict budget"
+                    "the SAT solver spent its conflict budget".to_string()
                 } else {
-                    "the SAT solver gave up"
+                    "the SAT solver gave up".to_string()
                 };
-                (Answer::Unknown(why.into()), Vec::new())
+                (Answer::Unknown(why), Vec::new())
             }
         }
     }

@@ -68,9 +68,9 @@ pub trait SatBackend {
     fn num_vars(&self) -> u32;
     fn num_clauses(&self) -> u64;
     fn kind(&self) -> BackendKind;
-    /// Makes later `solve` calls give up (`None`) once `deadline` has passed, where the back end
-    /// supports interruption.
-    fn set_deadline(&mut self, _deadline: Option<web_time::Instant>) {}
+    /// Charges the back end's work (conflicts, clauses) to `meter` and makes later `solve`
+    /// calls give up (`None`) once it is exhausted, where the back end supports interruption.
+    fn set_meter(&mut self, _meter: budget::Meter) {}
     /// Makes later `solve` calls give up (`None`) after `conflicts` more conflicts in all
     /// (`None`: no limit), where the back end supports it.
     fn set_conflict_budget(&mut self, _conflicts: Option<u64>) {}
@@ -123,10 +123,11 @@ pub fn new_backend(kind: BackendKind) -> Box<dyn SatBackend> {
     }
 }
 
-/// batsat's callbacks: stop at the deadline or once the conflict budget is spent.
+/// batsat's callbacks: charge conflicts to the meter, stop once it is exhausted or the conflict
+/// budget is spent.
 #[derive(Default)]
 struct Interrupt {
-    deadline: Option<web_time::Instant>,
+    meter: budget::Meter,
     /// Conflicts so far (learnt clauses).
     conflicts: u64,
     /// Stop once `conflicts` reaches this.
@@ -147,11 +148,12 @@ impl batsat::Callbacks for Interrupt {
     fn on_new_clause(&mut self, _c: &[batsat::Lit], kind: batsat::ClauseKind) {
         if matches!(kind, batsat::ClauseKind::Learnt) {
             self.conflicts += 1;
+            self.meter.charge(budget::cost::SAT_CONFLICT);
         }
     }
     fn stop(&self) -> bool {
-        // checked at every conflict; reading the clock costs far less than a conflict
-        self.conflict_limit.is_some_and(|l| self.effort() >= l) || self.deadline.is_some_and(|d| web_time::Instant::now() >= d)
+        // checked at every conflict; the meter costs far less than a conflict
+        self.conflict_limit.is_some_and(|l| self.effort() >= l) || self.meter.exhausted()
     }
 }
 
@@ -247,6 +249,12 @@ impl SatBackend for BatsatBackend {
         self.scratch.clear();
         self.scratch.extend(lits.iter().map(|&l| Self::lit(l)));
         self.clauses += 1;
+        let cb = self.solver.cb();
+        cb.meter.charge(budget::cost::SAT_CLAUSE);
+        if self.clauses.is_multiple_of(4096) {
+            // the clause database: literals plus the solver's per-clause and per-variable data
+            cb.meter.note_memory(self.clauses * 48 + u64::from(self.vars) * 80);
+        }
         let mut clause = std::mem::take(&mut self.scratch);
         self.solver.add_clause_reuse(&mut clause);
         self.scratch = clause;
@@ -254,6 +262,10 @@ impl SatBackend for BatsatBackend {
     fn solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
         use batsat::SolverInterface;
         let assumps: Vec<batsat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();
+        self.solver.cb().meter.charge(budget::cost::SAT_CALL);
+        if self.solver.cb().meter.exhausted() {
+            return None;
+        }
         let r = self.solver.solve_limited(&assumps);
         if r == batsat::lbool::TRUE {
             Some(true)
@@ -279,8 +291,8 @@ impl SatBackend for BatsatBackend {
     fn kind(&self) -> BackendKind {
         BackendKind::Batsat
     }
-    fn set_deadline(&mut self, deadline: Option<web_time::Instant>) {
-        self.solver.cb_mut().deadline = deadline;
+    fn set_meter(&mut self, meter: budget::Meter) {
+        self.solver.cb_mut().meter = meter;
     }
     fn set_conflict_budget(&mut self, conflicts: Option<u64>) {
         let cb = self.solver.cb_mut();
@@ -289,6 +301,10 @@ impl SatBackend for BatsatBackend {
     fn enumerate(&mut self, assumptions: &[Lit], guard: Lit, projection: &[Lit], limit: usize, found: &mut Vec<Vec<bool>>) -> bool {
         use batsat::SolverInterface;
         if found.len() > limit {
+            return false;
+        }
+        self.solver.cb().meter.charge(budget::cost::SAT_CALL);
+        if self.solver.cb().meter.exhausted() {
             return false;
         }
         let assumps: Vec<batsat::Lit> = assumptions.iter().map(|&l| Self::lit(l)).collect();

@@ -150,24 +150,44 @@ impl fmt::Display for Techniques {
     }
 }
 
+/// The default work budget of a run (`predabs check --budget`), in units of `budget::cost`.
+pub const DEFAULT_WORK_BUDGET: u64 = 20_000_000;
+/// The default limit of the memory estimate: 768 MiB.
+pub const DEFAULT_MEMORY_LIMIT: u64 = 768 << 20;
+
 /// Everything the portfolio can be told.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The loop's settings. Its `time_budget_ms` is ignored: the portfolio gives the loop its
-    /// share of [`Config::time_budget_ms`].
+    /// The loop's settings. Its `work_budget` and `time_budget_ms` are ignored: the portfolio
+    /// gives the loop its share of [`Config::work_budget`].
     pub loop_config: cegar::Config,
     pub techniques: Techniques,
-    /// The whole run's budget in milliseconds (`None`: unlimited).
+    /// The whole run's work budget in units (`budget::cost`; `None`: unlimited), split among
+    /// the techniques. Deterministic: the same program and options give the same run anywhere.
+    pub work_budget: Option<u64>,
+    /// Safety limit in milliseconds of this machine's time (`None`: none). A run it ends is
+    /// UNKNOWN and says that results may differ elsewhere.
     pub time_budget_ms: Option<u64>,
+    /// Limit in bytes of the engine's memory estimate (`None`: none): a structure estimated
+    /// larger ends the run with UNKNOWN and the reason.
+    pub memory_limit: Option<u64>,
     /// Random concrete runs of the soundness guard before a SAFE verdict and of the
     /// `random-runs` technique (0 turns both off).
     pub random_runs: u32,
 }
 
 impl Config {
-    /// Every technique, the loop's CLI defaults, no time budget, 64 random runs.
+    /// Every technique, the loop's CLI defaults, the default work budget and memory limit, no
+    /// time limit, 64 random runs.
     pub fn default_for_cli() -> Config {
-        Config { loop_config: cegar::Config::default_for_cli(), techniques: Techniques::all(), time_budget_ms: None, random_runs: 64 }
+        Config {
+            loop_config: cegar::Config::default_for_cli(),
+            techniques: Techniques::all(),
+            work_budget: Some(DEFAULT_WORK_BUDGET),
+            time_budget_ms: None,
+            memory_limit: Some(DEFAULT_MEMORY_LIMIT),
+            random_runs: 64,
+        }
     }
 }
 
@@ -207,6 +227,8 @@ pub struct Statistics {
     pub abstraction_ms: u64,
     pub model_check_ms: u64,
     pub refine_ms: u64,
+    /// Work units the run charged (all techniques).
+    pub work_units: u64,
 }
 
 /// The portfolio's progress reports: a technique starts, or the loop reports.

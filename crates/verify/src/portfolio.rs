@@ -6,18 +6,23 @@ use analyses::{bmc, heap, zones};
 use c_ir::{Program, StmtKind};
 use cegar::{LoopEnd, Session, StopReason, Verdict};
 use concrete::{Counterexample, InputDistribution, SingleExecution};
+use budget::{cost, Meter};
 use diagnostics::LineIndex;
-use std::time::Duration;
 use web_time::Instant;
 
-/// At most this many milliseconds of random runs before the loop starts.
-const PROBE_MS: u64 = 2000;
-/// At most this many milliseconds for each abstract interpretation (zones, heap values).
-const ANALYSIS_MS: u64 = 5000;
+/// At most this many work units of random runs before the loop starts.
+const PROBE_UNITS: u64 = 2_000_000;
+/// At most this many work units for each abstract interpretation (zones, heap values).
+const ANALYSIS_UNITS: u64 = 5_000_000;
 /// Statements of the first run of a program that reads no input.
 const SINGLE_EXECUTION_PROBE_STEPS: u64 = 1_000_000;
-/// After the budget: the last tries (the unfinished single execution, random runs) get this long.
-const GRACE_MS: u64 = 3000;
+/// After the budget: the last tries (the unfinished single execution, random runs) get this
+/// many work units more.
+const GRACE_UNITS: u64 = 3_000_000;
+/// The interpreter polls its stop function every this many statements (and once per run).
+const INTERPRETER_POLL_STEPS: u64 = 65_536;
+/// Bounded model checking polls its stop function every this many symbolic steps.
+const BMC_POLL_UNITS: u64 = 256;
 /// Statements of one short random run.
 const SHORT_RUN_STEPS: u64 = 100_000;
 
@@ -65,9 +70,26 @@ pub fn check_source_with(
 
 /// Runs the selected techniques on a lowered program; the first sound decision is the verdict.
 pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
-    let mut run = Portfolio { program, config, start: Instant::now(), events, cancel };
+    let root = Meter::with_limits(None, config.time_budget_ms, config.memory_limit);
+    let main = root.sub(config.work_budget);
+    let mut run = Portfolio { program, config, start: Instant::now(), root, main, events, cancel };
     let mut outcome = run.decide();
     outcome.statistics.time_ms = run.elapsed_ms();
+    outcome.statistics.work_units = run.root.spent();
+    if let Some(stop) = run.root.stopped().filter(|s| !s.is_deterministic()) {
+        // whatever the techniques said, the reader must know that this run was cut by the clock
+        if outcome.verdict == Verdict::Unknown {
+            outcome.reason = Some(match outcome.reason.take() {
+                Some(r) if r.contains(&stop.to_string()) => r,
+                Some(r) => format!("{r} ({stop})"),
+                None => stop.to_string(),
+            });
+        }
+    } else if let Some(stop) = run.root.memory_exhausted() {
+        if outcome.verdict == Verdict::Unknown && !outcome.reason.as_deref().is_some_and(|r| r.contains("memory")) {
+            outcome.reason = Some(format!("{} ({stop})", outcome.reason.take().unwrap_or_default()));
+        }
+    }
     outcome.cancelled = cancel();
     if outcome.verdict == Verdict::Unknown && outcome.next_step.is_none() {
         outcome.next_step = Some(match outcome.loop_end.as_ref().and_then(LoopEnd::stop_reason) {
@@ -82,6 +104,10 @@ struct Portfolio<'a> {
     program: &'a Program,
     config: &'a Config,
     start: Instant,
+    /// Everything the run charges (no work limit; the safety clock and the memory limit).
+    root: Meter,
+    /// The run's work budget ([`Config::work_budget`]), a part of `root`.
+    main: Meter,
     events: &'a mut dyn FnMut(Event),
     cancel: &'a dyn Fn() -> bool,
 }
@@ -102,12 +128,14 @@ impl Portfolio<'_> {
     fn cancelled(&self) -> bool {
         (self.cancel)()
     }
-    /// `min(budget / parts, cap)`, or `cap` without a budget.
-    fn share(&self, parts: u64, cap: u64) -> u64 {
-        self.config.time_budget_ms.map_or(cap, |b| (b / parts).min(cap))
+    /// A part of the work budget of `min(budget / parts, cap)` units, or `cap` without a budget.
+    fn share(&self, parts: u64, cap: u64) -> Meter {
+        self.main.sub(Some(self.config.work_budget.map_or(cap, |b| (b / parts).min(cap))))
     }
-    fn past_grace(&self) -> bool {
-        self.config.time_budget_ms.is_some_and(|b| self.elapsed_ms() >= b + GRACE_MS)
+    /// The last tries: what is left of the work budget and [`GRACE_UNITS`] more (unlimited
+    /// without a budget).
+    fn grace(&self) -> Meter {
+        self.root.sub(self.main.remaining().map(|left| left + GRACE_UNITS))
     }
     fn announce(&mut self, technique: Technique) {
         let elapsed_ms = self.elapsed_ms();
@@ -167,9 +195,8 @@ impl Portfolio<'_> {
         }
         if self.selected(Technique::RandomRuns) && runs > 0 && single.is_none() {
             self.announce(Technique::RandomRuns);
-            let probe_ms = self.share(20, PROBE_MS);
-            let start = self.start;
-            let stop = || cancel() || start.elapsed().as_millis() as u64 >= probe_ms;
+            let meter = self.share(20, PROBE_UNITS);
+            let stop = interpreter_stop(meter, cancel);
             if let Some(cex) = concrete::probe_for_error(program, runs, &stop) {
                 let mut outcome = decided(Verdict::Unsafe, Technique::RandomRuns, "a random concrete run reaches the error (testing before proving)");
                 outcome.counterexample = Some(cex);
@@ -179,9 +206,8 @@ impl Portfolio<'_> {
         let machine_integers = self.config.loop_config.integer_width.is_none();
         let zones = if (self.selected(Technique::Zones) || self.selected(Technique::Candidates)) && machine_integers {
             self.announce(Technique::Zones);
-            let zone_ms = self.share(10, ANALYSIS_MS);
-            let start = self.start;
-            zones::analyze(program, &|| cancel() || start.elapsed().as_millis() as u64 >= zone_ms)
+            let meter = self.share(10, ANALYSIS_UNITS);
+            zones::analyze(program, &fixpoint_stop(meter, cancel))
         } else {
             None
         };
@@ -191,10 +217,8 @@ impl Portfolio<'_> {
         }
         if self.selected(Technique::HeapValues) && machine_integers {
             self.announce(Technique::HeapValues);
-            let heap_ms = self.share(10, ANALYSIS_MS);
-            let began = self.elapsed_ms();
-            let start = self.start;
-            if let Some(h) = heap::analyze(program, &|| cancel() || start.elapsed().as_millis() as u64 >= began + heap_ms).filter(|h| h.safe) {
+            let meter = self.share(10, ANALYSIS_UNITS);
+            if let Some(h) = heap::analyze(program, &fixpoint_stop(meter, cancel)).filter(|h| h.safe) {
                 let outcome = proof(Technique::HeapValues, InvariantSource::HeapValues, h.invariants, HEAP_PROOF);
                 return Err(Box::new(self.guarded(outcome)));
             }
@@ -207,12 +231,10 @@ impl Portfolio<'_> {
         let program = self.program;
         self.announce(Technique::Cegar);
         let bounded = self.selected(Technique::Bmc) && self.config.random_runs > 0 && bmc::applicable(program);
-        let mut loop_config = self.config.loop_config.clone();
-        loop_config.time_budget_ms = self.config.time_budget_ms.map(|b| {
-            let share = if bounded { b / 5 * 4 } else { b };
-            share.saturating_sub(self.elapsed_ms()).max(1)
-        });
-        let mut session = Session::new(program, loop_config);
+        let loop_config = self.config.loop_config.clone();
+        // with bounded model checking after it, the loop ends at four fifths of the budget
+        let meter = self.main.sub(self.config.work_budget.filter(|_| bounded).map(|b| (b / 5 * 4).saturating_sub(self.main.spent()).max(1)));
+        let mut session = Session::with_meter(program, loop_config, meter);
         if self.selected(Technique::Candidates) {
             session.add_candidate_source(Box::new(LoopCandidates::new(zone)));
         }
@@ -253,10 +275,12 @@ impl Portfolio<'_> {
             let mut solver = solver::SolverConfig::c_semantics();
             solver.int_width = self.config.loop_config.integer_width;
             // the unrolling ends with the budget: the grace period belongs to the random runs
-            solver.deadline = self.config.time_budget_ms.map(|b| self.start + Duration::from_millis(b));
-            let start = self.start;
-            let budget = self.config.time_budget_ms;
-            let stop = || cancel() || budget.is_some_and(|b| start.elapsed().as_millis() as u64 >= b);
+            let meter = self.main.sub(None);
+            solver.meter = meter.clone();
+            let stop = || {
+                meter.charge(BMC_POLL_UNITS);
+                cancel() || meter.exhausted()
+            };
             match bmc::bounded_check(program, &solver, &stop) {
                 bmc::BmcAnswer::Safe { bound } => {
                     let text = format!("bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times");
@@ -274,7 +298,8 @@ impl Portfolio<'_> {
             }
         }
         if let Some(SingleExecution::Unfinished { .. }) = single {
-            let stop = || cancel() || self.past_grace();
+            let meter = self.grace();
+            let stop = interpreter_stop(meter, cancel);
             match concrete::single_execution(program, u64::MAX, &stop) {
                 Some(SingleExecution::Safe { steps }) => return Some(single_execution_safe(program, steps)),
                 Some(SingleExecution::Unsafe(cex)) => return Some(single_execution_unsafe(cex)),
@@ -283,7 +308,8 @@ impl Portfolio<'_> {
         }
         if self.selected(Technique::RandomRuns) && runs > 0 && !cancel() {
             self.announce(Technique::RandomRuns);
-            let stop = || cancel() || self.past_grace();
+            let meter = self.grace();
+            let stop = interpreter_stop(meter, cancel);
             // short runs with small inputs, then bugs behind long loops: longer runs over all magnitudes
             let found = concrete::random_search_for_error(program, runs, SHORT_RUN_STEPS, InputDistribution::Small, &stop)
                 .or_else(|| concrete::random_search_for_error(program, runs, concrete::RANDOM_RUN_STEP_LIMIT, InputDistribution::Magnitudes, &stop));
@@ -305,7 +331,8 @@ impl Portfolio<'_> {
             return outcome;
         }
         let cancel = self.cancel;
-        let stop = || cancel() || self.past_grace();
+        let meter = self.grace();
+        let stop = interpreter_stop(meter, cancel);
         match concrete::random_search_for_error(self.program, runs, SHORT_RUN_STEPS, InputDistribution::Small, &stop) {
             None => outcome,
             Some(cex) => {
@@ -316,6 +343,22 @@ impl Portfolio<'_> {
                 with_the_loop(unsafe_outcome, outcome)
             }
         }
+    }
+}
+
+/// The stop function of interpreter runs: each poll charges the statements since the last one.
+fn interpreter_stop(meter: Meter, cancel: &dyn Fn() -> bool) -> impl Fn() -> bool + '_ {
+    move || {
+        meter.charge(INTERPRETER_POLL_STEPS / cost::INTERPRETER_STEPS_PER_UNIT);
+        cancel() || meter.exhausted()
+    }
+}
+
+/// The stop function of an abstract interpretation (polled before each statement of a round).
+fn fixpoint_stop(meter: Meter, cancel: &dyn Fn() -> bool) -> impl Fn() -> bool + '_ {
+    move || {
+        meter.charge(cost::FIXPOINT_STATEMENT);
+        cancel() || meter.exhausted()
     }
 }
 

@@ -7,6 +7,7 @@ use c_ir::Program;
 use cegar::RefinementMethod;
 use verify::{check_source, CheckOutcome, Config, InvariantSource, Technique, Techniques, Verdict};
 
+mod determinism;
 mod portfolio;
 mod random_programs;
 
@@ -116,7 +117,7 @@ fn check_invariants_on_random_runs(name: &str, outcome: &CheckOutcome, runs: u32
                 }
             }
         };
-        let result = run_observed(&program, &mut feed, &Limits::new(20_000), &mut observe);
+        let result = run_observed(program, &mut feed, &Limits::new(20_000), &mut observe);
         assert_ne!(result.outcome, c_ir::interp::Outcome::ReachedError, "a SAFE program reached its error");
         assert!(violations.is_empty(), "invariant violated: {violations:?}");
     }
