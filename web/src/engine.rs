@@ -14,6 +14,8 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
         ToWorker::Run(req) => run(req, emit),
         ToWorker::Step(req) => run_now(stepping(req, &StepInbox::with(&[]), emit)),
         ToWorker::StepNext | ToWorker::Finish => emit(FromWorker::Error(NO_STEPPED_RUN.into())),
+        ToWorker::Hide(req) => emit(FromWorker::HideDone(Box::new(api::hide::hide(&req)))),
+        ToWorker::Shape(req) => emit(FromWorker::ShapeDone(Box::new(api::shape::shape(&req)))),
         ToWorker::DebugTrap => panic!("the engine was asked to trap (a test of the worker's respawn)"),
     }
 }
@@ -204,6 +206,8 @@ pub fn api_request(req: &RunRequest) -> api::Request {
             RunKind::Check => api::Mode::Check,
             RunKind::Abstract => api::Mode::Abstract,
             RunKind::ModelCheck => api::Mode::BooleanProgram,
+            RunKind::Hide => api::Mode::Hide,
+            RunKind::Shape => api::Mode::Shape,
         },
         source: req.source.clone(),
         file_name: if req.kind == RunKind::ModelCheck { "program.bp" } else { "program.c" }.into(),

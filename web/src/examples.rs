@@ -16,6 +16,8 @@ pub fn mode_of(example: &Example) -> RunKind {
         playground_api::Mode::Check => RunKind::Check,
         playground_api::Mode::Abstract => RunKind::Abstract,
         playground_api::Mode::BooleanProgram => RunKind::ModelCheck,
+        playground_api::Mode::Hide => RunKind::Hide,
+        playground_api::Mode::Shape => RunKind::Shape,
     }
 }
 

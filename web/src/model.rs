@@ -23,16 +23,22 @@ pub enum RunKind {
     Abstract,
     /// Model check a boolean program written by the user.
     ModelCheck,
+    /// abC variable hiding (seed 003).
+    Hide,
+    /// Shape analysis by iterated weakest preconditions (seed 004).
+    Shape,
 }
 
 impl RunKind {
-    pub const ALL: [RunKind; 3] = [RunKind::Check, RunKind::Abstract, RunKind::ModelCheck];
+    pub const ALL: [RunKind; 5] = [RunKind::Check, RunKind::Abstract, RunKind::ModelCheck, RunKind::Hide, RunKind::Shape];
 
     pub fn label(self) -> &'static str {
         match self {
             RunKind::Check => "Check",
             RunKind::Abstract => "Abstract",
             RunKind::ModelCheck => "Boolean program",
+            RunKind::Hide => "Hide (abC)",
+            RunKind::Shape => "Shape",
         }
     }
     pub fn key(self) -> &'static str {
@@ -40,6 +46,8 @@ impl RunKind {
             RunKind::Check => "check",
             RunKind::Abstract => "abstract",
             RunKind::ModelCheck => "bp",
+            RunKind::Hide => "hide",
+            RunKind::Shape => "shape",
         }
     }
     pub fn from_key(key: &str) -> Option<RunKind> {
@@ -216,6 +224,10 @@ pub enum FromWorker {
     IterationSnapshot(Box<api::IterationSnapshot>),
     /// The end of a run; its `iterations` are empty (they were streamed one by one).
     Done(Box<api::Outcome>),
+    /// The end of a Hide run.
+    HideDone(Box<api::hide::HideResult>),
+    /// The end of a Shape run.
+    ShapeDone(Box<api::shape::ShapeResult>),
     /// The run stopped without a verdict (unsupported input, internal error).
     Error(String),
 }
@@ -253,6 +265,10 @@ impl LineRange {
     StepNext,
     /// Run the stepped run to its end ("Run to the end").
     Finish,
+    /// Hide mode: inference steps (or closure), `tr`, optionally both verdicts; one `HideDone`.
+    Hide(api::hide::HideRequest),
+    /// Shape mode: the iterated-WP abstraction and its verdict; one `ShapeDone`.
+    Shape(api::shape::ShapeRequest),
     /// Test hook (no control sends it): the worker panics, which traps its wasm, so the e2e
     /// tests can check that the UI respawns a worker that died.
     DebugTrap,

@@ -23,6 +23,10 @@ pub struct Session {
     /// 1-based selected iteration, re-selected after re-running.
     pub selected_iteration: Option<u32>,
     pub example: Option<String>,
+    /// Hide mode: the abstraction file and the steps shown.
+    pub hide: playground_api::hide::HideSettings,
+    /// Shape mode: procedure, properties, preconditions, bound, hints.
+    pub shape: playground_api::shape::ShapeSettings,
 }
 
 impl Default for Session {
@@ -36,6 +40,8 @@ impl Default for Session {
             options: Options::default(),
             selected_iteration: None,
             example: Some(example.id.to_string()),
+            hide: Default::default(),
+            shape: Default::default(),
         }
     }
 }
@@ -63,6 +69,8 @@ mod tests {
             options: Options { int_width: 8, ..Options::default() },
             selected_iteration: Some(2),
             example: None,
+            hide: playground_api::hide::HideSettings { abstraction: "main x".into(), steps: None, ..Default::default() },
+            shape: Default::default(),
         }
     }
 

@@ -45,6 +45,10 @@ pub struct RunResults {
     pub started: Option<web_time::Instant>,
     /// The run is stepped (Step): the worker keeps it between iterations.
     pub stepped: bool,
+    /// The result of a Hide run (Hide mode).
+    pub hide: Option<Box<api::hide::HideResult>>,
+    /// The result of a Shape run (Shape mode).
+    pub shape: Option<Box<api::shape::ShapeResult>>,
 }
 
 impl Default for RunResults {
@@ -57,6 +61,8 @@ impl Default for RunResults {
             kind: None,
             started: None,
             stepped: false,
+            hide: None,
+            shape: None,
         }
     }
 }
@@ -324,7 +330,8 @@ impl AppState {
 
     /// The verdict's label once the run finished.
     pub fn verdict_label(&self) -> Option<&'static str> {
-        self.run.outcome.as_ref().map(|o| o.verdict.as_str())
+        let shape = || self.run.shape.as_ref().and_then(|r| r.verdict).map(|v| v.as_str());
+        self.run.outcome.as_ref().map(|o| o.verdict.as_str()).or_else(shape)
     }
 
     /// Whether boolean program line `index` (with C lines `range`) is lit.
@@ -340,6 +347,10 @@ impl AppState {
 pub enum Action {
     SetSource(String),
     SetPredicates(String),
+    /// Hide mode's abstraction file and steps.
+    SetHide(api::hide::HideSettings),
+    /// Shape mode's procedure, properties, bound and hints.
+    SetShape(api::shape::ShapeSettings),
     SetBooleanProgram(String),
     SetMode(RunKind),
     SetOptions(Options),
@@ -407,6 +418,8 @@ impl Reducible for AppState {
                 s.session.selected_iteration = None;
             }
             Action::SetPredicates(text) => s.session.predicates = text,
+            Action::SetHide(settings) => s.session.hide = settings,
+            Action::SetShape(settings) => s.session.shape = settings,
             Action::SetBooleanProgram(text) => s.session.boolean_program = text,
             Action::SetMode(mode) => s.session.mode = mode,
             Action::SetOptions(options) => s.session.options = options,
@@ -419,6 +432,7 @@ impl Reducible for AppState {
                 }
                 s.session.predicates = example.predicates.to_string();
                 s.session.example = Some(example.id.to_string());
+                load_mode_settings(&mut s.session, example);
                 // the settings the example's lab note assumes
                 s.session.options.techniques = example.techniques.to_vec();
                 s.session.options.refinement = match example.refine {
@@ -603,6 +617,23 @@ fn select_statement(s: &mut AppState, i: usize) {
     s.explain.cube = None;
 }
 
+/// The Hide and Shape settings of an example (its `predicates` is the abstraction file of a
+/// Hide example; a Shape example's settings are `playground_api::shape::EXAMPLES`).
+pub fn load_mode_settings(session: &mut Session, example: &Example) {
+    match session.mode {
+        RunKind::Hide => {
+            session.hide = api::hide::HideSettings { abstraction: example.predicates.to_string(), ..Default::default() };
+            session.predicates = String::new();
+        }
+        RunKind::Shape => {
+            if let Some(settings) = api::shape::example(example.id) {
+                session.shape = settings.settings();
+            }
+        }
+        _ => {}
+    }
+}
+
 fn session_selection(session: &Session) -> Option<u32> {
     session.selected_iteration.filter(|&k| k >= 1)
 }
@@ -641,6 +672,17 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                     });
                 }
             }
+        }
+        FromWorker::HideDone(result) => {
+            // the C program's problems go to the editor; the abstraction file's stay in the pane
+            s.run.diagnostics = result.diagnostics.iter().filter(|d| d.origin == "source").cloned().collect();
+            s.run.hide = Some(result);
+            s.run.status = RunStatus::Finished;
+        }
+        FromWorker::ShapeDone(result) => {
+            s.run.diagnostics = result.diagnostics.iter().filter(|d| d.origin == "source").cloned().collect();
+            s.run.shape = Some(result);
+            s.run.status = RunStatus::Finished;
         }
         FromWorker::Error(message) => {
             if s.is_running() || s.is_paused() {

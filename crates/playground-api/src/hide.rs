@@ -562,23 +562,25 @@ pub struct HideSettings {
     /// Steps shown (`None`: to closure).
     pub steps: Option<u32>,
     pub array_nondet_index: bool,
+    /// Also check the original and the hidden program (slow).
+    pub check: bool,
 }
 
 impl Default for HideSettings {
     fn default() -> HideSettings {
-        HideSettings { abstraction: String::new(), steps: Some(1), array_nondet_index: false }
+        HideSettings { abstraction: String::new(), steps: Some(1), array_nondet_index: false, check: false }
     }
 }
 
 impl HideSettings {
-    /// The request for `source` with `steps` (`None`: to closure), checking both programs if asked.
-    pub fn request(&self, source: &str, steps: Option<u32>, check: bool) -> HideRequest {
+    /// The request for `source`.
+    pub fn request(&self, source: &str) -> HideRequest {
         HideRequest {
             source: source.to_string(),
             abstraction: self.abstraction.clone(),
-            steps,
+            steps: self.steps,
             array_nondet_index: self.array_nondet_index,
-            check,
+            check: self.check,
             ..HideRequest::default()
         }
     }

@@ -108,6 +108,7 @@ fn session_of(example: &crate::examples::Example) -> Session {
     } else {
         session.source = example.source.to_string();
     }
+    crate::state::load_mode_settings(&mut session, example);
     session
 }
 
@@ -588,6 +589,11 @@ pub fn app() -> Html {
                     <section class="pane pane-c" aria-label={if state.session.mode == RunKind::ModelCheck { "Boolean program text" } else { "C program" }}>
                         <Editor />
                     </section>
+                    if state.session.mode == RunKind::Hide {
+                        <super::hide::HidePanes />
+                    } else if state.session.mode == RunKind::Shape {
+                        <super::shape::ShapePanes />
+                    } else {
                     <section class="pane pane-bp" aria-label="Boolean program">
                         <BoolProgPane />
                     </section>
@@ -599,6 +605,7 @@ pub fn app() -> Html {
                             <TimelinePane />
                         </section>
                     </div>
+                    }
                 </main>
                 <ExplainPanel />
                 if !state.embed {

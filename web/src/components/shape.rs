@@ -1,0 +1,382 @@
+//! The Shape mode (shape analysis by iterated weakest preconditions, seed 004): the procedure,
+//! property, precondition, bound and hints editors; the rounds of Fig 3 with the pairs each
+//! one added (a round stepper) and the predicates new in each round; the WP derivation of a
+//! selected pair; the growing families with a suggested hint that one click adds; the
+//! abstract program of Fig 2 linked to the C lines; the verdict (SAFE, UNSAFE with the
+//! concrete heap replayed in the interpreter, UNKNOWN with the reason); the Promela text.
+//!
+//! Every text comes from `playground_api::shape` data and is rendered as text, never as HTML.
+
+use super::{use_app, use_commands, Empty};
+use crate::state::{Action, AppState, Focus};
+use playground_api::shape::{ShapeResult, ShapeRun, ShapeSettings, ShapeStep};
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Tab {
+    Rounds,
+    Program,
+    Promela,
+}
+
+fn focus_line(state: &UseReducerHandle<AppState>, line: u32) -> Callback<MouseEvent> {
+    let state = state.clone();
+    Callback::from(move |_| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
+}
+
+fn rerun(state: &UseReducerHandle<AppState>, want_run: &Rc<RefCell<bool>>, settings: ShapeSettings) -> Callback<MouseEvent> {
+    let (state, want_run) = (state.clone(), want_run.clone());
+    Callback::from(move |_| {
+        *want_run.borrow_mut() = true;
+        state.dispatch(Action::SetShape(settings.clone()));
+    })
+}
+
+/// A text field of the settings.
+fn text_input(state: &UseReducerHandle<AppState>, settings: &ShapeSettings, set: fn(&mut ShapeSettings, String)) -> Callback<InputEvent> {
+    let (state, settings) = (state.clone(), settings.clone());
+    Callback::from(move |e: InputEvent| {
+        let value = match e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+            Some(area) => area.value(),
+            None => e.target_unchecked_into::<web_sys::HtmlInputElement>().value(),
+        };
+        let mut s = settings.clone();
+        set(&mut s, value);
+        state.dispatch(Action::SetShape(s));
+    })
+}
+
+fn diagnostics_of(r: Option<&ShapeResult>, origin: &str, id: &str) -> Html {
+    let Some(r) = r else { return html! {} };
+    let ds: Vec<_> = r.diagnostics.iter().filter(|d| d.origin == origin).collect();
+    if ds.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="diagnostics" id={id.to_string()} aria-label={format!("Problems in the {origin}")}>
+            { for ds.iter().map(|d| html! {
+                <li class={classes!("diagnostic", format!("sev-{:?}", d.severity).to_lowercase())}>
+                    <span class="diag-pos">{ format!("line {}:{}", d.line, d.column) }</span>
+                    <span class="diag-msg">{ &d.message }</span>
+                    if let Some(help) = &d.help { <span class="diag-help">{ help }</span> }
+                </li>
+            }) }
+        </ul>
+    }
+}
+
+#[function_component(ShapePanes)]
+pub fn shape_panes() -> Html {
+    let state = use_app();
+    let cmds = use_commands();
+    let want_run = use_mut_ref(|| false);
+    {
+        let (want_run, run) = (want_run.clone(), cmds.run.clone());
+        use_effect(move || {
+            if std::mem::take(&mut *want_run.borrow_mut()) {
+                run.emit(());
+            }
+        });
+    }
+    let tab = use_state(|| Tab::Rounds);
+    // the round the stepper shows (None: all) and the selected pair
+    let round = use_state(|| None::<u32>);
+    let pair = use_state(|| None::<u32>);
+    let settings = state.session.shape.clone();
+    let result = state.run.shape.as_deref();
+    let running = state.is_running();
+    let tab_button = |t: Tab, id: &'static str, label: &'static str| {
+        let tab_state = tab.clone();
+        html! {
+            <button class={classes!("tab", (*tab == t).then_some("tab-open"))} id={id} role="tab"
+                aria-selected={(*tab == t).to_string()} onclick={Callback::from(move |_| tab_state.set(t))}>{ label }</button>
+        }
+    };
+    let on_bound = {
+        let (state, settings) = (state.clone(), settings.clone());
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            if let Ok(b) = input.value().trim().parse::<u32>() {
+                state.dispatch(Action::SetShape(ShapeSettings { bound: b.clamp(1, playground_api::shape::MAX_BOUND), ..settings.clone() }));
+            }
+        })
+    };
+    let on_auto = {
+        let (state, settings) = (state.clone(), settings.clone());
+        Callback::from(move |_: Event| state.dispatch(Action::SetShape(ShapeSettings { auto_hints: !settings.auto_hints, ..settings.clone() })))
+    };
+    let run_view = result.and_then(|r| r.final_run());
+    let body = match (result, run_view, *tab) {
+        (None, _, _) => html! { <Empty><p>{ "Press Analyse: the rounds of weakest preconditions appear here." }</p></Empty> },
+        (Some(_), None, _) => html! { <Empty><p>{ "Fix the problems in the inputs (right, or in the C program) first." }</p></Empty> },
+        (Some(_), Some(run), Tab::Rounds) => rounds_view(run, &round, &pair),
+        (Some(r), Some(run), Tab::Program) => program_view(&state, r, run),
+        (Some(r), Some(_), Tab::Promela) => promela_view(r),
+    };
+    html! {
+        <>
+        <section class="pane pane-bp" aria-label="Shape analysis">
+            <div class="pane-header">
+                <h2>{ "Shape analysis" }</h2>
+                if let Some(run) = run_view {
+                    <span class="chip" id="shape-status">{ format!("{} rounds · {} predicates · {} pairs{}", run.iterations, run.predicates.len(), run.pairs.len(), if run.converged { " · converged" } else { " · bound reached" }) }</span>
+                }
+            </div>
+            <div class="hide-controls" role="toolbar" aria-label="Analysis">
+                <button id="shape-run" class="btn btn-small btn-primary" disabled={running}
+                    onclick={rerun(&state, &want_run, settings.clone())}>{ "▶ Analyse" }</button>
+            </div>
+            if let Some(r) = result.filter(|r| r.analysed) {
+                { verdict_view(r) }
+            }
+            <div class="tab-list" role="tablist" aria-label="Shape views">
+                { tab_button(Tab::Rounds, "shape-tab-rounds", "Rounds") }
+                { tab_button(Tab::Program, "shape-tab-program", "Abstract program") }
+                { tab_button(Tab::Promela, "shape-tab-promela", "Promela") }
+            </div>
+            <div class="pane-body shape-body" tabindex="0" aria-label="Shape results">
+                { body }
+            </div>
+        </section>
+        <div class="pane-column">
+            <section class="pane pane-preds" aria-label="Property and hints">
+                <div class="pane-header"><h2>{ "Property" }</h2></div>
+                <div class="pane-body shape-inputs">
+                    <label class="field">{ "procedure " }
+                        <input id="shape-proc" type="text" value={settings.proc.clone()} readonly={state.embed}
+                            oninput={text_input(&state, &settings, |s, v| s.proc = v)} spellcheck="false" />
+                    </label>
+                    <label class="field">{ "bound " }
+                        <input id="shape-bound" type="number" min="1" max="200" value={settings.bound.to_string()} readonly={state.embed} oninput={on_bound} />
+                    </label>
+                    <label class="field-block" for="shape-properties">{ "properties (one a line)" }</label>
+                    <textarea id="shape-properties" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
+                        placeholder="forall k: reach[;n](x,k)@n1 => reach[;n](x,k)@ne" value={settings.properties.clone()}
+                        oninput={text_input(&state, &settings, |s, v| s.properties = v)} />
+                    { diagnostics_of(result, "properties", "shape-property-diagnostics") }
+                    <label class="field-block" for="shape-preconditions">{ "preconditions (assumed)" }</label>
+                    <textarea id="shape-preconditions" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
+                        placeholder="!cyclic[n](x)@n1" value={settings.preconditions.clone()}
+                        oninput={text_input(&state, &settings, |s, v| s.preconditions = v)} />
+                    { diagnostics_of(result, "preconditions", "shape-pre-diagnostics") }
+                    <label class="field-block" for="shape-hints">{ "hints: PRED@LABEL -> if C then false else T" }</label>
+                    <textarea id="shape-hints" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
+                        value={settings.hints.clone()} oninput={text_input(&state, &settings, |s, v| s.hints = v)} />
+                    { diagnostics_of(result, "hints", "shape-hint-diagnostics") }
+                    <label class="hide-option">
+                        <input type="checkbox" id="shape-auto-hints" checked={settings.auto_hints} onchange={on_auto} />
+                        { " auto-hints (find growing families, check and use hints)" }
+                    </label>
+                </div>
+            </section>
+            <section class="pane pane-timeline" aria-label="Families and derivation">
+                <div class="pane-header"><h2>{ "Families and WP" }</h2></div>
+                <div class="pane-body" tabindex="0" aria-label="Growing families and the WP derivation">
+                    if let Some(run) = run_view {
+                        { derivation_view(run, *pair) }
+                        { families_view(&state, &want_run, &settings, run) }
+                    } else {
+                        <Empty><p>{ "Growing families of predicates and the WP derivation of a selected pair appear here." }</p></Empty>
+                    }
+                </div>
+            </section>
+        </div>
+        </>
+    }
+}
+
+fn verdict_view(r: &ShapeResult) -> Html {
+    let Some(v) = r.verdict else { return html! {} };
+    html! {
+        <div class={classes!("verdict", format!("verdict-{}", v.as_str().to_lowercase()))} id="shape-verdict">
+            <div class="verdict-label">{ v.as_str() }</div>
+            <p>{ &r.reason }</p>
+            if let Some(w) = &r.witness {
+                <div class="shape-witness" id="shape-witness">
+                    <p>{ format!("A concrete heap, replayed in the interpreter, violates property {} at {}:", w.property + 1, w.location) }</p>
+                    <ul>{ for w.heap.iter().chain(w.rigids.iter()).map(|l| html! { <li><code>{ l }</code></li> }) }</ul>
+                </div>
+            }
+        </div>
+    }
+}
+
+fn rounds_view(run: &ShapeRun, round: &UseStateHandle<Option<u32>>, pair: &UseStateHandle<Option<u32>>) -> Html {
+    let last = run.rounds.last().map_or(0, |r| r.index);
+    let shown = round.unwrap_or(last).min(last);
+    let set = |r: Option<u32>| {
+        let round = round.clone();
+        Callback::from(move |_| round.set(r))
+    };
+    html! {
+        <div class="shape-rounds">
+            <div class="hide-controls" role="toolbar" aria-label="Rounds">
+                <button id="shape-round-back" class="btn btn-small" disabled={shown == 0} onclick={set(Some(shown.saturating_sub(1)))}>{ "◀ round" }</button>
+                <span class="chip" id="shape-round">{ format!("round {shown} of {last}") }</span>
+                <button id="shape-round-next" class="btn btn-small" disabled={shown >= last} onclick={set(Some(shown + 1))}>{ "round ▶" }</button>
+                <button id="shape-round-all" class="btn btn-small" disabled={shown >= last} onclick={set(None)}>{ "all" }</button>
+            </div>
+            <ol class="shape-round-list" id="shape-round-list">
+                { for run.rounds.iter().filter(|r| r.index <= shown).map(|r| html! {
+                    <li data-round={r.index.to_string()}>
+                        { format!("round {}: {} processed, {} added", r.index, r.processed.len(), r.added.len()) }
+                        if !r.new_predicates.is_empty() {
+                            { "; new predicates " }
+                            { for r.new_predicates.iter().map(|p| html! { <code class="new-pred">{ p }</code> }) }
+                        }
+                    </li>
+                }) }
+            </ol>
+            <div class="table-scroll">
+            <table class="shape-pairs" id="shape-pairs">
+                <thead><tr><th>{ "#" }</th><th>{ "boolean" }</th><th>{ "predicate" }</th><th>{ "at" }</th><th>{ "round" }</th><th>{ "status" }</th><th>{ "from" }</th></tr></thead>
+                <tbody>
+                    { for run.pairs.iter().filter(|p| p.round <= shown).map(|p| {
+                        let (id, pair_state) = (p.id, pair.clone());
+                        let selected = **pair == Some(id);
+                        html! {
+                            <tr class={classes!("shape-pair", format!("status-{}", p.status.label()), selected.then_some("selected"))} data-pair={id.to_string()}>
+                                <td>{ id }</td>
+                                <td><code>{ &p.boolean }</code></td>
+                                <td><button class="var-ref" onclick={Callback::from(move |_| pair_state.set(Some(id)))} title="show its WP derivations"
+                                    aria-pressed={selected.to_string()}>{ &p.predicate }</button></td>
+                                <td>{ &p.location }</td>
+                                <td>{ p.round }</td>
+                                <td>{ p.status.label() }</td>
+                                <td>{ match (p.parent_pair, p.parent_edge) {
+                                    (Some(pp), Some(e)) => format!("pair {pp}, edge {e}"),
+                                    (Some(pp), None) => format!("pair {pp}"),
+                                    _ => "initial".to_string(),
+                                } }</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            </div>
+        </div>
+    }
+}
+
+fn step_view(s: &ShapeStep) -> Html {
+    match s {
+        ShapeStep::Update { predicate, store } => html! { <li class="wp-update">{ "WP of " }<code>{ predicate }</code>{ " over " }<code>{ store }</code></li> },
+        ShapeStep::AliasCase { condition, predicate } => html! { <li class="wp-case">{ "case " }<code>{ condition }</code>{ ": " }<code>{ predicate }</code></li> },
+        ShapeStep::Fig5Row { row } => html! { <li class="wp-row">{ "Fig 5: " }<code>{ row }</code></li> },
+        ShapeStep::Rewrite { rule, before, after } => html! { <li class="wp-rewrite"><span class="chip">{ rule }</span>{ " " }<code>{ before }</code>{ " ⟶ " }<code>{ after }</code></li> },
+        ShapeStep::Result { formula } => html! { <li class="wp-result">{ "= " }<code>{ formula }</code></li> },
+    }
+}
+
+fn derivation_view(run: &ShapeRun, pair: Option<u32>) -> Html {
+    let Some(id) = pair else {
+        return html! { <p class="empty-note">{ "Click a predicate in the pair table to see its WP derivations." }</p> };
+    };
+    let Some(p) = run.pairs.iter().find(|p| p.id == id) else { return html! {} };
+    let derivations: Vec<_> = run.derivations.iter().filter(|d| d.pair == id).collect();
+    html! {
+        <div class="shape-derivation" id="shape-derivation">
+            <h3>{ format!("WP of {} @{}", p.predicate, p.location) }</h3>
+            if derivations.is_empty() {
+                <p>{ "No derivation: this pair was not processed (initial at an entry, hinted, or left at the bound)." }</p>
+            }
+            { for derivations.iter().map(|d| {
+                let edge = run.actions.iter().find(|a| a.edge == d.edge);
+                html! {
+                    <div class="derivation">
+                        <h4>{ match edge { Some(a) => format!("over edge {} ({} → {}: {})", d.edge, a.from, a.to, a.c_text), None => format!("over edge {}", d.edge) } }</h4>
+                        <ol class="wp-steps">{ for d.steps.iter().map(step_view) }</ol>
+                        <p>{ "result: " }<code>{ &d.result }</code>{ format!("; new pairs: {}", if d.new_pairs.is_empty() { "none".to_string() } else { d.new_pairs.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ") }) }</p>
+                    </div>
+                }
+            }) }
+        </div>
+    }
+}
+
+fn families_view(state: &UseReducerHandle<AppState>, want_run: &Rc<RefCell<bool>>, settings: &ShapeSettings, run: &ShapeRun) -> Html {
+    if run.families.is_empty() {
+        return html! { <p class="empty-note" id="shape-no-families">{ "No growing families: the predicates do not repeat field steps." }</p> };
+    }
+    html! {
+        <>
+            <h3>{ "Growing families" }</h3>
+            <ul class="shape-families" id="shape-families">
+                { for run.families.iter().map(|f| html! {
+                    <li>
+                        { format!("at {}: {} members, e.g. ", f.location, f.members.len()) }
+                        <code>{ f.members.first().cloned().unwrap_or_default() }</code>
+                        if let Some(hint) = &f.suggested_hint {
+                            <div class="suggested-hint">
+                                { "suggested: " }<code>{ hint }</code>
+                                if f.refuted {
+                                    { " (refuted on a small heap)" }
+                                } else {
+                                    <button class="btn btn-small add-hint" disabled={settings.hints.contains(hint.as_str())}
+                                        onclick={rerun(state, want_run, with_hint(settings, hint))}>{ "add hint and re-run" }</button>
+                                }
+                            </div>
+                        }
+                    </li>
+                }) }
+            </ul>
+        </>
+    }
+}
+
+fn with_hint(settings: &ShapeSettings, hint: &str) -> ShapeSettings {
+    let mut hints = settings.hints.clone();
+    if !hints.is_empty() && !hints.ends_with('\n') {
+        hints.push('\n');
+    }
+    hints.push_str(hint);
+    hints.push('\n');
+    ShapeSettings { hints, ..settings.clone() }
+}
+
+fn program_view(state: &UseReducerHandle<AppState>, r: &ShapeResult, run: &ShapeRun) -> Html {
+    html! {
+        <div class="shape-program">
+            <h3>{ "Booleans" }</h3>
+            <table class="shape-preds" id="shape-preds">
+                <tbody>{ for run.predicates.iter().map(|p| html! { <tr><td><code>{ &p.boolean }</code></td><td>{ "⟷" }</td><td><code>{ &p.predicate }</code></td></tr> }) }</tbody>
+            </table>
+            <h3>{ "Abstract actions (Fig 2)" }</h3>
+            <ul class="shape-actions" id="shape-actions">
+                { for run.actions.iter().map(|a| html! {
+                    <li>
+                        { for a.lines.first().map(|&l| html! { <button class="line-ref" onclick={focus_line(state, l)}>{ format!("line {l}") }</button> }) }
+                        { format!(" {} → {}", a.from, a.to) }
+                        if a.guard != "true" { <code>{ format!(" [{}]", a.guard) }</code> }
+                        { " " }<code>{ a.assignments.join(", ") }</code>
+                        <span class="hide-from">{ format!("  // {}", a.c_text) }</span>
+                    </li>
+                }) }
+            </ul>
+            <details>
+                <summary>{ "boolean program" }</summary>
+                <pre id="shape-bp" tabindex="0">{ &r.boolean_program }</pre>
+            </details>
+        </div>
+    }
+}
+
+fn promela_view(r: &ShapeResult) -> Html {
+    match (&r.promela, &r.promela_error) {
+        (Some(text), _) => {
+            let text_for = text.clone();
+            let download = Callback::from(move |_| super::app::download("shape.pml", &text_for));
+            html! {
+                <div class="shape-promela">
+                    <button class="btn btn-small" id="shape-promela-download" onclick={download}>{ "⤓ shape.pml" }</button>
+                    <p class="empty-note">{ "Run it with spin -a shape.pml && gcc -o pan pan.c && ./pan; the paper reports 7 states for insertion and 34 for reversal." }</p>
+                    <pre id="shape-promela" tabindex="0">{ text }</pre>
+                </div>
+            }
+        }
+        (None, Some(e)) => html! { <p>{ format!("No Promela export: {e}") }</p> },
+        _ => html! {},
+    }
+}
