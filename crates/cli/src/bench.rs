@@ -28,8 +28,19 @@ struct Row {
     predicates: u64,
     solver: u64,
     seconds: f64,
+    /// Work units the check charged (`budget`).
+    work: u64,
+    /// Peak resident memory of the child (VmHWM), in MiB.
+    rss_mb: u64,
     decided_by: String,
     note: String,
+}
+
+/// The peak resident set (VmHWM) of a running process in KiB, from `/proc` (Linux).
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// What every task of a bench run is checked with.
@@ -62,6 +73,8 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
         predicates: 0,
         solver: 0,
         seconds: 0.0,
+        work: 0,
+        rss_mb: 0,
         decided_by: String::new(),
         note: String::new(),
     };
@@ -105,7 +118,11 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     });
     // Hard limit: the engine's own budget plus a grace period.
     let deadline = Duration::from_secs_f64(timeout + 10.0);
+    let pid = child.id();
+    let mut peak_kib = 0;
     let status = loop {
+        // sampled every poll: the high-water mark only grows, the last sample is within 20 ms of the end
+        peak_kib = peak_kib.max(peak_rss_kib(pid).unwrap_or(0));
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
             Ok(None) if start.elapsed() > deadline => {
@@ -118,6 +135,7 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
         }
     };
     row.seconds = start.elapsed().as_secs_f64();
+    row.rss_mb = peak_kib.div_ceil(1024);
     let Some(status) = status else {
         row.note = "killed at the hard time limit".into();
         return row;
@@ -132,6 +150,7 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     row.iterations = json["iterations"].as_array().map(|a| a.len() as u64).unwrap_or(0);
     row.predicates = json["statistics"]["predicates"].as_u64().unwrap_or(0);
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
+    row.work = json["statistics"]["work_units"].as_u64().unwrap_or(0);
     row.decided_by = json["decided_by"].as_str().unwrap_or("-").to_string();
     row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
     if row.verdict == "false" {
@@ -181,8 +200,8 @@ pub fn run_bench(dirs: &[PathBuf], settings: &BenchSettings, filter: Option<&str
         return Err("no SV-COMP tasks with an unreach-call property found".into());
     }
     println!(
-        "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>8}  note",
-        "task", "expected", "verdict", "decided_by", "iters", "preds", "queries", "time(s)"
+        "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>10} {:>8} {:>7}  note",
+        "task", "expected", "verdict", "decided_by", "iters", "preds", "queries", "work", "time(s)", "rss(MB)"
     );
     let (mut correct, mut wrong, mut unknown) = (0, 0, 0);
     let total_start = Instant::now();
@@ -202,8 +221,8 @@ pub fn run_bench(dirs: &[PathBuf], settings: &BenchSettings, filter: Option<&str
             "  <-- WRONG"
         };
         println!(
-            "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>8.2}  {}{}",
-            row.name, row.expected, row.verdict, row.decided_by, row.iterations, row.predicates, row.solver, row.seconds, row.note, mark
+            "{:<36} {:>8} {:>8} {:<16} {:>5} {:>5} {:>8} {:>10} {:>8.2} {:>7}  {}{}",
+            row.name, row.expected, row.verdict, row.decided_by, row.iterations, row.predicates, row.solver, row.work, row.seconds, row.rss_mb, row.note, mark
         );
     }
     println!("total time: {:.1} s", total_start.elapsed().as_secs_f64());

@@ -24,7 +24,12 @@ pub(crate) struct CheckArgs {
     refine: RefineArg,
     #[arg(long = "max-iterations", default_value_t = 100)]
     max_iterations: u32,
-    /// Time budget in seconds.
+    /// Work budget in units (deterministic: the same run on every machine; see the `budget`
+    /// crate for what a unit is). 0 = unlimited.
+    #[arg(long, default_value_t = verify::DEFAULT_WORK_BUDGET)]
+    budget: u64,
+    /// Safety limit in seconds of this machine's time: a run it ends is UNKNOWN and says that
+    /// results may differ elsewhere.
     #[arg(long, default_value_t = 60.0)]
     timeout: f64,
     /// Initial predicates (optional), C2BP syntax.
@@ -80,6 +85,7 @@ pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
         options,
     };
     if args.events {
+    options.budget = args.budget;
         let mut stream = |event: Event| match event {
             Event::Progress { phase, iteration, solver_queries } => {
                 emit(serde_json::json!({ "event": "progress", "phase": phase, "iteration": iteration, "solver_queries": solver_queries }))

@@ -390,6 +390,7 @@ pub(crate) fn verify_config(options: &Options) -> verify::Config {
     config.techniques = if selected.is_empty() { verify::Techniques::textbook() } else { verify::Techniques::of(&selected) };
     config
 }
+    config.work_budget = (options.budget > 0).then_some(options.budget);
 
 pub(crate) fn technique_to_engine(t: Technique) -> verify::Technique {
     match t {
@@ -627,6 +628,7 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         sv_comp: verdict.sv_comp().to_string(),
         reason: result.reason.clone().unwrap_or_default(),
         diagnostics,
+        work_units: result.statistics.work_units,
         iterations,
         final_predicates: scoped_predicates_text(program, &result.predicates),
         invariants,

@@ -104,7 +104,12 @@ impl Default for Options {
             error_labels: Vec::new(),
             eliminate_dead_variables: false,
             techniques: Technique::ALL.to_vec(),
+    /// This machine's safety time limit: a run it ends is UNKNOWN and says that results may
+    /// differ elsewhere.
         }
+    /// Check mode: the work budget in units (`budget::cost`), the same on every machine, so a
+    /// share link reproduces the run; 0 = unlimited.
+    pub budget: u64,
     }
 }
 
@@ -144,6 +149,7 @@ pub struct DiagnosticData {
     /// `file:line:col: error: message` with the source line and a caret.
     pub rendered: String,
 }
+            budget: verify::DEFAULT_WORK_BUDGET,
 
 /// A printed boolean program with, per printed line, the C source line it came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -245,6 +251,9 @@ pub struct IterationSnapshot {
     pub infeasible_step: Option<u32>,
     pub feasibility_table: Vec<FeasibilityRow>,
     pub new_predicates: Vec<String>,
+    /// Work units the run charged (Check mode).
+    #[serde(default)]
+    pub work_units: u64,
     /// The predicates added by this iteration, with their origins (`new_predicates` as data).
     #[serde(default)]
     pub added_predicates: Vec<PredicateData>,
