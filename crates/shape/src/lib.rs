@@ -3,8 +3,9 @@
 //! ([`terms`]), their weakest preconditions (Fig 5, [`wp`]), the simplifier of §4 with type
 //! reasoning ([`simplify`], [`types`]), the iterated-WP abstraction of Fig 3
 //! ([`abstraction`]), the boolean program it yields ([`emit`]), model checking with
-//! `model-check`, approximation hints and their automatic discovery ([`autohint`]), and
-//! counterexample replay in the C interpreter ([`replay`]).
+//! `model-check`, approximation hints and their automatic discovery ([`autohint`]), the valid
+//! implications between the booleans of a location ([`consistency`]), the compact SPIN model
+//! ([`promela`]), and counterexample replay in the C interpreter ([`replay`]).
 //!
 //! Everything [`analyze`] computes is returned as plain data ([`report::Report`]): runs,
 //! rounds, the table of pairs, WP derivations step by step, families and hints, the abstract

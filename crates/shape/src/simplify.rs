@@ -31,6 +31,8 @@ pub enum Rule {
     OwnSlotsAvoided,
     /// `dshared[A;F](e,e)` holds iff `e` is allocated.
     DsharedSelf,
+    /// `reach[A;F](x, &(e->f))` is `reach[A;F](x, e)`: the paper's targets are nodes.
+    SlotTargetToCell,
     /// `reach[A;F](e, &(e->f))` with `f ∈ F`: one field step.
     OwnSlotTarget,
     /// `e == e` is true.
@@ -248,7 +250,30 @@ fn rewrite_dshared(p: &Pred, ctx: &Context) -> Option<(Rule, Formula)> {
     None
 }
 
+/// `reach[A;F](x, &(e->f))` with `f ∈ F` and `e` cell-valued is `reach[A;F](x, e)` (likewise
+/// reachp), as in the paper's predicates, whose targets are nodes: a slot is reached only by
+/// the field step from its cell, which avoid sets (of slots and variable addresses, never
+/// cells) cannot block; 0 dereferences from `x` reach only `x`'s own slots, so `reachp`
+/// needs a path back to `e` either way. `reach[A;F](e, &(e->f))` stays with its own rule.
+fn slot_target_to_cell(p: &Pred, ctx: &Context) -> Option<(Rule, Formula)> {
+    let Term::FieldAddr(e, f) = &p.args[1] else { return None };
+    if !p.fields.contains(f) || **e == p.args[0] || !matches!(ctx.kind(e), Kind::Cell(st) if st == f.strukt) {
+        return None;
+    }
+    if p.avoid.iter().any(|a| !matches!(ctx.kind(a), Kind::Slot(_) | Kind::VarSlot(_))) {
+        return None;
+    }
+    Some((Rule::SlotTargetToCell, Formula::Atom(p.with_args(vec![p.args[0].clone(), (**e).clone()]))))
+}
+
 fn rewrite_structure(p: &Pred, ctx: &Context) -> Option<(Rule, Formula)> {
+    if matches!(p.kind, PredKind::Reach | PredKind::Reachp) {
+        if let Some(r) = slot_target_to_cell(p, ctx) {
+            if p.kind == PredKind::Reachp || !p.avoid.contains(&p.args[1]) {
+                return Some(r);
+            }
+        }
+    }
     if p.kind == PredKind::Dshared {
         return rewrite_dshared(p, ctx);
     }

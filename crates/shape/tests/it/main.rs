@@ -1,3 +1,4 @@
 mod examples;
 mod wp_props;
 mod spin;
+mod abstract_concrete;

@@ -1,0 +1,132 @@
+//! Every concrete heap transition is matched by the abstract transition (the soundness relation
+//! of Dams–Namjoshi §2: a concrete state at `n` is related to an abstract one when every
+//! considered pair's predicate `p(s) ⪯₃ b_p`).
+//!
+//! The flow chart is executed concretely on every heap of up to 2 cells and every 13th heap of
+//! 3 cells (`SHAPE_FULL=1`: all of them) (`concrete::Heap`, each pointer field, variable and
+//! rigid over NULL and the cells), along every path of up to [`STEPS`] edges. For each edge `m → n` taken from `s` to `s'`, and each pair `(p, n)`:
+//! - marked: the abstract update `f` (the simplified WP) evaluated on `s` is `⊤` or `p(s')`;
+//! - hinted `if c then false else ⊤`: `c(s')` true implies `p(s')` false;
+//!
+//! and at every location the consistency constraints (`shape::consistency`) hold on `s`.
+//! The abstractions: insertion, traversal, push-onto-itself, the reversal with hand-written
+//! hints, and the reversal with the hints `--auto-hints` finds.
+
+use shape::abstraction::{self, Abstraction, Status};
+use shape::autohint::{self, Online};
+use shape::concrete::Heap;
+use shape::flowchart::LocId;
+use shape::{Request, Session};
+
+const STEPS: usize = 20;
+
+fn session(file: &str, proc: &str, property: &str, pre: &[&str], hints: &str) -> Session {
+    let read = |name: &str| std::fs::read_to_string(format!("{}/../../tests/shape/{name}", env!("CARGO_MANIFEST_DIR"))).expect("example");
+    let req = Request {
+        source: read(file),
+        file_name: file.into(),
+        proc: proc.into(),
+        properties: vec![property.into()],
+        preconditions: pre.iter().map(|s| s.to_string()).collect(),
+        bound: 40,
+        hints: if hints.is_empty() { String::new() } else { read(hints) },
+        auto_hints: false,
+    };
+    shape::prepare(&req).unwrap_or_else(|_| panic!("{file}: refused"))
+}
+
+/// The abstraction `--auto-hints` ends with (online hints, then the rerun with them).
+fn auto_abstraction(s: &Session) -> Abstraction {
+    let mut online = Online::new(s);
+    let found = abstraction::run_online(s.names(), &s.flowchart, &s.initial_pairs(), &[], 40, &mut |a| online.hints_for(a));
+    s.abstract_with(&found.hints, 40)
+}
+
+struct Checker<'a> {
+    s: &'a Session,
+    abs: &'a Abstraction,
+    checked: usize,
+}
+
+impl Checker<'_> {
+    fn at_location(&mut self, n: LocId, h: &Heap) {
+        for c in shape::consistency::at_location(self.abs, n) {
+            assert_ne!(h.eval_formula(&c), Some(false), "consistency constraint {} fails at {} on {h:?}", self.s.names().formula(&c), self.s.flowchart.location(n).label);
+            self.checked += 1;
+        }
+    }
+
+    fn transition(&mut self, e: usize, before: &Heap, after: &Heap) {
+        let edge = &self.s.flowchart.edges[e];
+        let names = self.s.names();
+        for a in self.abs.assignments.iter().filter(|a| a.edge == edge.id) {
+            let p = self.abs.pred(a.pred);
+            if let (Some(f), Some(v)) = (before.eval_formula(&a.formula), after.eval_pred(p)) {
+                assert_eq!(f, v, "edge {} ({}): {} := {} is {f} before, but the predicate is {v} after\nbefore {before:?}\nafter {after:?}", e, edge.text, names.pred(p), names.formula(&a.formula));
+                self.checked += 1;
+            }
+        }
+        for pair in self.abs.pairs.iter().filter(|p| p.loc == edge.to && p.status == Status::Hinted) {
+            let Some(h) = pair.hint else { continue };
+            let p = self.abs.pred(pair.pred);
+            if after.eval_formula(&self.abs.hints[h].cond) == Some(true) {
+                assert_ne!(after.eval_pred(p), Some(true), "hint {} is wrong after edge {e} on {after:?}", names.pred(&self.abs.hints[h].pattern));
+                self.checked += 1;
+            }
+        }
+    }
+
+    /// Every path of up to `steps` edges from `n` in state `h`.
+    fn explore(&mut self, n: LocId, h: &Heap, steps: usize) {
+        self.at_location(n, h);
+        if steps == 0 {
+            return;
+        }
+        for (k, e) in self.s.flowchart.edges.iter().enumerate().filter(|(_, e)| e.from == n) {
+            if h.eval_formula(&e.guard) == Some(false) {
+                continue;
+            }
+            let mut next = Some(h.clone());
+            for (u, _) in &e.updates {
+                next = next.and_then(|x| x.execute(u, &[]));
+            }
+            let Some(mut after) = next else { continue };
+            after.fresh = None;
+            self.transition(k, h, &after);
+            self.explore(e.to, &after, steps - 1);
+        }
+    }
+}
+
+fn check(s: &Session, abs: &Abstraction) -> usize {
+    let space = autohint::heap_space(s).expect("a list struct");
+    let mut c = Checker { s, abs, checked: 0 };
+    let every = if std::env::var_os("SHAPE_FULL").is_some() { 1 } else { 13 };
+    for cells in 0..=3 {
+        for h in space.heaps(cells).iter().step_by(if cells == 3 { every } else { 1 }) {
+            c.explore(s.flowchart.initial, h, STEPS);
+        }
+    }
+    assert!(c.checked > 0, "nothing was checked");
+    c.checked
+}
+
+#[test]
+fn insertion_traversal_and_push_abstractions_match_every_concrete_transition() {
+    let k = "forall k: reach[;n](x,k)@n1 => reach[;n](x,k)@ne";
+    for s in [session("insert.c", "insert", k, &[], ""), session("traverse.c", "length", k, &[], ""), session("push_cycle.c", "push_self", "!cyclic[n](t)@ne", &["!cyclic[n](x)@n1"], "")] {
+        let abs = s.abstract_with(&s.hints, 10);
+        check(&s, &abs);
+    }
+}
+
+#[test]
+fn reversal_abstractions_with_hints_match_every_concrete_transition() {
+    let s = session("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], "reverse_full.hints");
+    let hinted = s.abstract_with(&s.hints, 40);
+    assert!(hinted.converged);
+    check(&s, &hinted);
+    let auto = auto_abstraction(&s);
+    assert!(auto.converged);
+    check(&s, &auto);
+}
