@@ -48,6 +48,9 @@ summary() {
 trap summary EXIT
 
 setup_tools
+step "dependencies: scripts/check-deps.sh (every declared dependency is used)"
+scripts/check-deps.sh
+
 step "npm (playwright-core for e2e)"
 npm_ci "$E2E_DIR"
 
