@@ -212,6 +212,22 @@ pub struct OnDemand<'p> {
 struct Open {
     sets: HashMap<VarId, BTreeSet<VarId>>,
     order: Vec<VarId>,
+    /// Who read a set while being evaluated (re-evaluated when it grows).
+    readers: HashMap<VarId, BTreeSet<VarId>>,
+    /// The variable being evaluated (`None`: the indirect stores are being indexed).
+    reading: Option<VarId>,
+    /// The sets read while indexing the indirect stores.
+    index_reads: BTreeSet<VarId>,
+    queue: std::collections::VecDeque<VarId>,
+    queued: BTreeSet<VarId>,
+}
+
+impl Open {
+    fn enqueue(&mut self, v: VarId) {
+        if self.queued.insert(v) {
+            self.queue.push_back(v);
+        }
+    }
 }
 
 impl<'p> OnDemand<'p> {
@@ -257,27 +273,38 @@ impl<'p> OnDemand<'p> {
         let mut open = Open::default();
         open.sets.insert(p, BTreeSet::new());
         open.order.push(p);
-        // a fixpoint over the variables the query depends on; the set grows as they are found.
-        // While the indirect stores are not indexed for good, each round that needs them
-        // indexes them under the round's current sets (their bases join the query).
+        open.enqueue(p);
+        // a worklist over the variables the query depends on (they join as they are read); a
+        // variable is evaluated again when a set it read grows. Until the indirect stores are
+        // indexed for good, they are indexed under the current sets when a variable whose
+        // address is taken needs them, and again when a base they read has grown.
+        let mut index: Option<HashMap<VarId, Vec<usize>>> = None;
+        let mut stale = false;
         loop {
-            let known = open.order.len();
-            let needs_index = self.indirect_into.borrow().is_none() && open.order.iter().any(|v| self.address_taken.contains(v));
-            let round_index = needs_index.then(|| self.index_indirect(&mut open));
-            let mut changed = false;
-            let mut i = 0;
-            while i < open.order.len() {
-                let v = open.order[i];
-                let new = self.stores_into(v, &mut open, round_index.as_ref());
+            while let Some(v) = open.queue.pop_front() {
+                open.queued.remove(&v);
+                if self.address_taken.contains(&v) && self.indirect_into.borrow().is_none() && (index.is_none() || stale) {
+                    self.reindex(&mut open, &mut index);
+                    stale = false;
+                }
+                open.reading = Some(v);
+                let new = self.stores_into(v, &mut open, index.as_ref());
+                open.reading = None;
                 let set = open.sets.entry(v).or_default();
                 let before = set.len();
                 set.extend(new);
-                changed |= set.len() != before;
-                i += 1;
+                if set.len() != before {
+                    for r in open.readers.get(&v).cloned().unwrap_or_default() {
+                        open.enqueue(r);
+                    }
+                    stale |= open.index_reads.contains(&v);
+                }
             }
-            if !changed && open.order.len() == known {
+            if !(stale && index.is_some()) {
                 break;
             }
+            self.reindex(&mut open, &mut index);
+            stale = false;
         }
         let answer = open.sets.get(&p).map(|s| s.iter().copied().collect()).unwrap_or_default();
         let indexed = open.order.iter().any(|v| self.address_taken.contains(v));
@@ -299,6 +326,19 @@ impl<'p> OnDemand<'p> {
         }
     }
 
+    /// Indexes the indirect stores under the current sets; when that changes the index, the
+    /// variables whose address is taken are evaluated again.
+    fn reindex(&self, open: &mut Open, index: &mut Option<HashMap<VarId, Vec<usize>>>) {
+        let new = self.index_indirect(open);
+        if index.as_ref() != Some(&new) {
+            let taken: Vec<VarId> = open.order.iter().copied().filter(|v| self.address_taken.contains(v)).collect();
+            for v in taken {
+                open.enqueue(v);
+            }
+        }
+        *index = Some(new);
+    }
+
     /// The indirect stores by the variables they may store into, under the current sets.
     fn index_indirect(&self, open: &mut Open) -> HashMap<VarId, Vec<usize>> {
         let mut index: HashMap<VarId, Vec<usize>> = HashMap::new();
@@ -317,11 +357,20 @@ impl<'p> OnDemand<'p> {
         if let Some(set) = self.solved.borrow().get(&x) {
             return set.clone();
         }
+        match open.reading {
+            Some(r) => {
+                open.readers.entry(x).or_default().insert(r);
+            }
+            None => {
+                open.index_reads.insert(x);
+            }
+        }
         match open.sets.get(&x) {
             Some(set) => set.clone(),
             None => {
                 open.sets.insert(x, BTreeSet::new());
                 open.order.push(x);
+                open.enqueue(x);
                 BTreeSet::new()
             }
         }
