@@ -229,6 +229,14 @@ pub fn api_request(req: &RunRequest) -> api::Request {
             // slows the abstraction down, so other modes skip it.
             record_explanations: req.kind == RunKind::Abstract,
             techniques: req.options.techniques.clone(),
+            entry: req.options.paper.entry.clone(),
+            error_label: req.options.paper.error_label.clone(),
+            integers: req.options.paper.integers,
+            enforce: req.options.paper.enforce,
+            points_to: req.options.paper.points_to,
+            distribute_f: req.options.paper.distribute_f,
+            precision: req.options.paper.precision,
+            syntax: req.options.paper.syntax,
             ..api::Options::default()
         },
     }
@@ -359,7 +367,6 @@ mod tests {
             .expect("a snapshot");
         assert!(snapshot.explanation.is_some_and(|e| !e.statements.is_empty()));
     }
-}
 
     fn stepped(id: &str, commands: &[StepCommand]) -> Vec<FromWorker> {
         let example = playground_api::examples::by_id(id).expect("example");
@@ -399,3 +406,4 @@ mod tests {
         let follow_up = collect(ToWorker::StepNext);
         assert_eq!(follow_up, vec![FromWorker::Error(NO_STEPPED_RUN.into())]);
     }
+}

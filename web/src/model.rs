@@ -92,6 +92,40 @@ pub struct Options {
     /// CEGAR loop alone (`[cegar]`); "all" adds the analyses and concrete runs.
     #[serde(default = "textbook_techniques")]
     pub techniques: Vec<api::Technique>,
+    /// The seed papers' conventions and C2BP's precision switches (issue 30).
+    #[serde(default)]
+    pub paper: PaperOptions,
+}
+
+/// The papers' conventions (entry procedure, error label, integers, C2BP's printing) and
+/// C2BP's precision and efficiency switches, as `playground-api` takes them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PaperOptions {
+    pub entry: String,
+    pub error_label: String,
+    pub integers: api::Integers,
+    pub enforce: bool,
+    pub points_to: bool,
+    pub distribute_f: bool,
+    pub precision: api::Precision,
+    pub syntax: api::Syntax,
+}
+
+impl Default for PaperOptions {
+    fn default() -> PaperOptions {
+        let api = api::Options::default();
+        PaperOptions {
+            entry: api.entry,
+            error_label: api.error_label,
+            integers: api.integers,
+            enforce: api.enforce,
+            points_to: api.points_to,
+            distribute_f: api.distribute_f,
+            precision: api.precision,
+            syntax: api.syntax,
+        }
+    }
 }
 
 /// How the UI names a technique.
@@ -136,6 +170,7 @@ impl Default for Options {
             max_iterations: 100,
             time_budget_ms: 60_000,
             techniques: textbook_techniques(),
+            paper: PaperOptions::default(),
         }
     }
 }
@@ -210,6 +245,21 @@ pub enum ToWorker {
     Version,
     /// Start a job; events follow.
     Run(RunRequest),
+    /// Check mode one CEGAR iteration at a time: start a stepped run and do its first iteration
+    /// (then `Paused`, or `Done` when the loop ended). The worker keeps the run for the next
+    /// message.
+    Step(RunRequest),
+    /// One more iteration of the stepped run.
+    StepNext,
+    /// Run the stepped run to its end ("Run to the end").
+    Finish,
+    /// Hide mode: inference steps (or closure), `tr`, optionally both verdicts; one `HideDone`.
+    Hide(api::hide::HideRequest),
+    /// Shape mode: the iterated-WP abstraction and its verdict; one `ShapeDone`.
+    Shape(api::shape::ShapeRequest),
+    /// Test hook (no control sends it): the worker panics, which traps its wasm, so the e2e
+    /// tests can check that the UI respawns a worker that died.
+    DebugTrap,
 }
 
 /// Messages from the worker to the UI. Results are `playground-api`'s own data (no copy).
@@ -222,6 +272,8 @@ pub enum FromWorker {
     /// Diagnostics for the current source (sent before the verdict).
     Diagnostics(Vec<api::DiagnosticData>),
     IterationSnapshot(Box<api::IterationSnapshot>),
+    /// A stepped run finished one iteration and waits for `StepNext` or `Finish`.
+    Paused,
     /// The end of a run; its `iterations` are empty (they were streamed one by one).
     Done(Box<api::Outcome>),
     /// The end of a Hide run.
@@ -257,21 +309,6 @@ impl LineRange {
     pub fn contains(self, line: u32) -> bool {
         self.first <= line && line <= self.last
     }
-    /// Check mode one CEGAR iteration at a time: start a stepped run and do its first iteration
-    /// (then `Paused`, or `Done` when the loop ended). The worker keeps the run for the next
-    /// message.
-    Step(RunRequest),
-    /// One more iteration of the stepped run.
-    StepNext,
-    /// Run the stepped run to its end ("Run to the end").
-    Finish,
-    /// Hide mode: inference steps (or closure), `tr`, optionally both verdicts; one `HideDone`.
-    Hide(api::hide::HideRequest),
-    /// Shape mode: the iterated-WP abstraction and its verdict; one `ShapeDone`.
-    Shape(api::shape::ShapeRequest),
-    /// Test hook (no control sends it): the worker panics, which traps its wasm, so the e2e
-    /// tests can check that the UI respawns a worker that died.
-    DebugTrap,
 }
 
 /// One line of boolean program text with the C lines it was produced from.
@@ -288,8 +325,6 @@ pub fn bool_lines(bp: &api::BooleanProgramText) -> Vec<BoolLine<'_>> {
         .enumerate()
         .map(|(i, text)| BoolLine { text, c_lines: bp.c_lines.get(i).copied().flatten().map(LineRange::single) })
         .collect()
-    /// A stepped run finished one iteration and waits for `StepNext` or `Finish`.
-    Paused,
 }
 
 /// Whether a snapshot's abstract counterexample was found spurious.

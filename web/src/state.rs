@@ -157,11 +157,20 @@ pub enum ExplainTab {
     Invariants,
     Solver,
     LabNotes,
+    /// Boolean program mode: the pushdown system and its post* (BOOP ch. 6).
+    Pushdown,
 }
 
 impl ExplainTab {
-    pub const ALL: [ExplainTab; 6] =
-        [ExplainTab::Trace, ExplainTab::Lattice, ExplainTab::Wp, ExplainTab::Invariants, ExplainTab::Solver, ExplainTab::LabNotes];
+    pub const ALL: [ExplainTab; 7] = [
+        ExplainTab::Trace,
+        ExplainTab::Lattice,
+        ExplainTab::Wp,
+        ExplainTab::Invariants,
+        ExplainTab::Solver,
+        ExplainTab::LabNotes,
+        ExplainTab::Pushdown,
+    ];
 
     pub fn label(self) -> &'static str {
         match self {
@@ -171,6 +180,7 @@ impl ExplainTab {
             ExplainTab::Invariants => "Invariants",
             ExplainTab::Solver => "Solver log",
             ExplainTab::LabNotes => "Lab notes",
+            ExplainTab::Pushdown => "Pushdown",
         }
     }
     /// Used in element ids (`#tab-lattice`, `#explain-lattice`).
@@ -182,6 +192,7 @@ impl ExplainTab {
             ExplainTab::Invariants => "invariants",
             ExplainTab::Solver => "solver",
             ExplainTab::LabNotes => "notes",
+            ExplainTab::Pushdown => "pds",
         }
     }
 }
@@ -264,6 +275,9 @@ pub struct AppState {
     pub pending_selection: Option<u32>,
     pub explain: Explain,
     pub focus: Focus,
+    /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
+    /// fresh one each time it grows.
+    pub worker_deaths: u32,
 }
 
 impl AppState {
@@ -281,16 +295,19 @@ impl AppState {
             prefs: Prefs::default(),
             embed: false,
             pending_selection: session_selection(&session),
-    /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
-    /// fresh one each time it grows.
-    pub worker_deaths: u32,
             explain: Explain::default(),
             focus: Focus::default(),
+            worker_deaths: 0,
         }
     }
 
     pub fn is_running(&self) -> bool {
         matches!(self.run.status, RunStatus::Running(_))
+    }
+
+    /// A stepped run waits for the next Step or "Run to the end".
+    pub fn is_paused(&self) -> bool {
+        self.run.status == RunStatus::Paused
     }
 
     pub fn selected_iteration(&self) -> Option<&api::IterationSnapshot> {
@@ -303,7 +320,6 @@ impl AppState {
     }
 
     /// The statement the explain views show.
-            worker_deaths: 0,
     pub fn explained_statement(&self) -> Option<&api::explain::StatementExplanation> {
         self.explain.statement.and_then(|i| self.explanation()?.statements.get(i))
     }
@@ -311,11 +327,6 @@ impl AppState {
     /// The predicate (of the explained statement) the lattice and WP views show.
     pub fn explained_predicate(&self) -> Option<&api::explain::PredicateExplanation> {
         let statement = self.explained_statement()?;
-    /// A stepped run waits for the next Step or "Run to the end".
-    pub fn is_paused(&self) -> bool {
-        self.run.status == RunStatus::Paused
-    }
-
         statement.predicates.get(self.explain.predicate).or(statement.predicates.first())
     }
 
@@ -359,6 +370,12 @@ pub enum Action {
     LoadSession(Session),
     /// A run was sent to the worker.
     RunStarted,
+    /// A stepped run was started (its first iteration was asked for).
+    StepStarted,
+    /// A paused stepped run was asked for one more iteration, or for the rest.
+    Continued,
+    /// The engine worker died (its `error` event); the app respawns it.
+    WorkerDied(String),
     Worker(FromWorker),
     WorkerRespawned,
     Cancelled,
@@ -381,12 +398,6 @@ pub enum Action {
     CopyResult(CopyStatus),
     SetPrefs(Prefs),
     /// Open a tab of the explain panel (the open one again folds the panel).
-    /// A stepped run was started (its first iteration was asked for).
-    StepStarted,
-    /// A paused stepped run was asked for one more iteration, or for the rest.
-    Continued,
-    /// The engine worker died (its `error` event); the app respawns it.
-    WorkerDied(String),
     ToggleTab(ExplainTab),
     OpenTab(ExplainTab),
     /// Explain a statement (index into the explanation's statements); pins its lines.
@@ -458,6 +469,8 @@ impl Reducible for AppState {
                 s.run = RunResults {
                     status: RunStatus::Running(Progress::default()),
                     kind: Some(s.session.mode),
+                    started: Some(web_time::Instant::now()),
+                    stepped: matches!(action, Action::StepStarted),
                     ..RunResults::default()
                 };
                 s.selected = None;
@@ -467,33 +480,6 @@ impl Reducible for AppState {
             }
             Action::Worker(event) => apply_event(&mut s, event),
             Action::WorkerRespawned => s.worker = WorkerStatus::Starting,
-            Action::Cancelled => {
-                if s.is_running() || s.is_paused() {
-                    s.run.status = RunStatus::Cancelled;
-                }
-            }
-            Action::Reset => {
-                s.pending_selection = None;
-                s.run = RunResults::default();
-                s.selected = None;
-                s.session.selected_iteration = None;
-                s.hover = Hover::None;
-            }
-            Action::Select(i) => {
-                if i < s.run.iterations.len() {
-                    s.pending_selection = None;
-                    if s.selected != Some(i) {
-                    started: Some(web_time::Instant::now()),
-                    stepped: matches!(action, Action::StepStarted),
-                        s.explain.trace_step = None;
-                        s.explain.cube = None;
-                        s.focus = Focus::default();
-                    }
-                    s.selected = Some(i);
-                    s.session.selected_iteration = Some(i as u32 + 1);
-                }
-            }
-            Action::StepForward => {
             Action::Continued => {
                 if s.is_paused() {
                     let iteration = s.run.iterations.len() as u32 + 1;
@@ -519,6 +505,31 @@ impl Reducible for AppState {
                     s.notice = Some(Notice { text, error: true, action: None });
                 }
             }
+            Action::Cancelled => {
+                if s.is_running() || s.is_paused() {
+                    s.run.status = RunStatus::Cancelled;
+                }
+            }
+            Action::Reset => {
+                s.pending_selection = None;
+                s.run = RunResults::default();
+                s.selected = None;
+                s.session.selected_iteration = None;
+                s.hover = Hover::None;
+            }
+            Action::Select(i) => {
+                if i < s.run.iterations.len() {
+                    s.pending_selection = None;
+                    if s.selected != Some(i) {
+                        s.explain.trace_step = None;
+                        s.explain.cube = None;
+                        s.focus = Focus::default();
+                    }
+                    s.selected = Some(i);
+                    s.session.selected_iteration = Some(i as u32 + 1);
+                }
+            }
+            Action::StepForward => {
                 let n = s.run.iterations.len();
                 if n > 0 {
                     let next = s.selected.map_or(0, |i| (i + 1).min(n - 1));
@@ -647,6 +658,11 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                 s.run.status = RunStatus::Running(p);
             }
         }
+        FromWorker::Paused => {
+            if s.is_running() {
+                s.run.status = RunStatus::Paused;
+            }
+        }
         FromWorker::Diagnostics(d) => s.run.diagnostics = d,
         FromWorker::IterationSnapshot(snapshot) => {
             s.run.iterations.push(*snapshot);
@@ -700,11 +716,6 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
 mod tests {
     use super::*;
 
-        FromWorker::Paused => {
-            if s.is_running() {
-                s.run.status = RunStatus::Paused;
-            }
-        }
     fn reduce(s: AppState, a: Action) -> AppState {
         (*Rc::new(s).reduce(a)).clone()
     }
@@ -856,15 +867,6 @@ mod tests {
     }
 
     #[test]
-    fn the_explain_tab_toggles() {
-        let s = AppState::new(Session::default(), None);
-        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
-        assert_eq!(s.explain.tab, Some(ExplainTab::Lattice));
-        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
-        assert_eq!(s.explain.tab, None);
-    }
-}
-    #[test]
     fn a_stepped_run_pauses_continues_and_cancel_keeps_what_finished() {
         let mut s = reduce(AppState::new(Session::default(), None), Action::StepStarted);
         assert!(s.run.stepped && s.is_running());
@@ -890,3 +892,12 @@ mod tests {
         assert_eq!(s.session, session);
     }
 
+    #[test]
+    fn the_explain_tab_toggles() {
+        let s = AppState::new(Session::default(), None);
+        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
+        assert_eq!(s.explain.tab, Some(ExplainTab::Lattice));
+        let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
+        assert_eq!(s.explain.tab, None);
+    }
+}

@@ -59,6 +59,9 @@ pub struct Config {
     pub max_cone: Option<usize>,
     /// `None`: C widths (char 8, short 16, int 32, long 64); `Some(w)`: every integer `w` bits.
     pub integer_width: Option<u8>,
+    /// Signed overflow wraps (bit-precise) or is impossible (the papers' integers), in the
+    /// abstraction's and the refinement's solver queries.
+    pub integers: solver::IntegerSemantics,
     pub initial_predicates: InitialPredicates,
     /// Predicates given by the user (C2BP predicate file), added to the initial ones.
     pub user_predicates: PredicateSet,
@@ -79,12 +82,13 @@ impl Config {
         Config {
             refinement: RefinementMethod::Wp,
             max_iterations: 100,
+            work_budget: None,
             time_budget_ms: None,
             strategy: abstraction::Strategy::Exact,
             max_cube_length: None,
-            work_budget: None,
             max_cone: Some(8),
             integer_width: None,
+            integers: solver::IntegerSemantics::Wrap,
             initial_predicates: InitialPredicates::ErrorGuards,
             user_predicates: PredicateSet::default(),
             max_bdd_nodes: 2_000_000,

@@ -8,7 +8,7 @@ use crate::invariants;
 use crate::predicates::{condition_predicates, error_guard_predicates, is_redundant, Predicates};
 use crate::records::*;
 use crate::{CandidateSource, Config, InitialPredicates};
-use c_ir::{ProcId, Program, StmtKind, StmtRef};
+use c_ir::{Program, StmtKind};
 use budget::Meter;
 use web_time::Instant;
 
@@ -82,6 +82,7 @@ impl<'p> Session<'p> {
         }
         let mut solver_config = solver::SolverConfig::c_semantics();
         solver_config.int_width = config.integer_width;
+        solver_config.integers = config.integers;
         // a single hard SAT call must not overrun the budget either
         solver_config.meter = meter.clone();
         let mut abstraction_config = abstraction::AbstractionConfig::new(config.strategy);
@@ -93,8 +94,8 @@ impl<'p> Session<'p> {
         Session {
             program,
             start,
-            predicates,
             meter,
+            predicates,
             candidates: Vec::new(),
             abstraction_config,
             abstraction_cache: abstraction::AbstractionCache::new(),
@@ -264,7 +265,7 @@ impl<'p> Session<'p> {
             let printed = boolprog::print_bebop(&abs.program);
             record.boolean_program = printed.text;
             record.abstract_program = Some(abs.program.clone());
-            record.line_map = printed.lines.iter().map(|l| (l.line, l.origin.map(|o| StmtRef { proc: ProcId(o.proc), index: o.index }))).collect();
+            record.line_map = printed.lines;
         }
         Ok(abs)
     }
@@ -289,8 +290,8 @@ impl<'p> Session<'p> {
         let t = Instant::now();
         let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
         let iterations = self.iterations.len() as u32;
-        let record_details = self.config.record_details;
         let budget_stop = self.budget_stop(iterations, Phase::ModelChecking);
+        let record_details = self.config.record_details;
         let record = self.record();
         record.statistics.model_check_ms = t.elapsed().as_millis() as u64;
         record.statistics.peak_bdd_nodes = mc.statistics.peak_bdd_nodes;

@@ -44,6 +44,18 @@ pub(crate) struct CheckArgs {
     /// finished iteration), then `verdict` (the content of `--json`).
     #[arg(long)]
     events: bool,
+    /// A C label whose reaching is the error (BOOP's convention), besides `reach_error()` and
+    /// failing assertions: the statement it labels becomes the error location.
+    #[arg(long = "error-label", value_name = "LABEL")]
+    error_label: Option<String>,
+    /// The procedure where execution starts; another than `main` is analysed in an open
+    /// environment (its integer arguments are inputs).
+    #[arg(long, value_name = "PROC", default_value = "main")]
+    entry: String,
+    /// Signed overflow wraps (bit-precise), or is impossible (the papers' integers: sound for
+    /// programs without undefined behaviour).
+    #[arg(long, value_enum, default_value = "wrap")]
+    integers: crate::paper::IntegersArg,
     #[command(flatten)]
     engine: EngineArgs,
     #[arg(long)]
@@ -73,7 +85,14 @@ pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
     options.refine = refine_from(args.refine);
     options.max_iterations = args.max_iterations;
     options.timeout_ms = (args.timeout * 1000.0) as u64;
+    options.budget = args.budget;
     options.techniques = techniques(&args.techniques)?;
+    options.entry = args.entry.clone();
+    options.error_label = args.error_label.clone().unwrap_or_default();
+    options.integers = match args.integers {
+        crate::paper::IntegersArg::Wrap => playground_api::Integers::Wrap,
+        crate::paper::IntegersArg::Ideal => playground_api::Integers::Ideal,
+    };
     let request = Request {
         mode: Mode::Check,
         source: read(&args.file)?,
@@ -85,7 +104,6 @@ pub(crate) fn run(mut args: CheckArgs) -> Result<ExitCode, String> {
         options,
     };
     if args.events {
-    options.budget = args.budget;
         let mut stream = |event: Event| match event {
             Event::Progress { phase, iteration, solver_queries } => {
                 emit(serde_json::json!({ "event": "progress", "phase": phase, "iteration": iteration, "solver_queries": solver_queries }))

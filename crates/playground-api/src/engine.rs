@@ -40,6 +40,21 @@ pub(crate) fn lower_request(request: &Request) -> Result<LoweredSource, Box<Outc
     }
 }
 
+/// Abstract mode's lowering: C2BP abstracts every procedure on its own, and a program without
+/// `main` (C2BP's `partition`) is model-checked from its first procedure, as the boolean program's
+/// entry is. With the default entry and no `main`, that procedure is the entry: no warning.
+fn lower_for_abstraction(request: &Request) -> Result<LoweredSource, Box<Outcome>> {
+    let lowered = lower_request(request)?;
+    let default_entry = request.options.entry.trim().is_empty() || request.options.entry.trim() == "main";
+    if lowered.program.entry.is_some() || !default_entry {
+        return Ok(lowered);
+    }
+    let Some(first) = lowered.program.procs.iter().find(|p| !p.body.is_empty()) else { return Ok(lowered) };
+    let mut retry = request.clone();
+    retry.options.entry = first.name.clone();
+    lower_request(&retry)
+}
+
 /// The 1-based C line of the IR statement an origin points to.
 pub(crate) fn c_line(program: &Program, index: &LineIndex, proc: u32, stmt: u32) -> Option<u32> {
     let procedure = program.procs.get(proc as usize)?;
@@ -161,7 +176,6 @@ pub(crate) fn explanation_data(
     abs: &abstraction::Abstraction,
     printed: &boolprog::Printed,
 ) -> ExplanationData {
-    let points_to = &points_to::PointsTo::analyze(&lowered.program);
     let mut statements: Vec<StatementExplanation> = Vec::new();
     let mut solver_log = Vec::new();
     for record in &abs.lattices {
@@ -226,12 +240,12 @@ pub(crate) fn explanation_data(
                 });
             }
         }
-        let wp = wp_view(lowered, abs, points_to, record);
+        let wp = record.wp.as_ref();
         entry.predicates.push(PredicateExplanation {
             predicate: record.target.clone(),
-            wp_raw: wp.as_ref().map(|w| w.0.clone()).unwrap_or_else(|| record.goal.clone()),
-            alias_cases: wp.as_ref().map(|w| w.1.clone()).unwrap_or_default(),
-            wp_simplified: wp.map(|w| w.2).unwrap_or_else(|| record.goal.clone()),
+            wp_raw: wp.map(|w| w.unpruned.clone()).unwrap_or_else(|| record.goal.clone()),
+            alias_cases: wp.map(alias_case_lines).unwrap_or_default(),
+            wp_simplified: wp.map(|w| w.simplified.clone()).unwrap_or_else(|| record.goal.clone()),
             assigned: format!("choose({}, {})", record.goal_result, record.negated_goal_result),
             negative: LatticeData::default(),
             positive,
@@ -242,36 +256,24 @@ pub(crate) fn explanation_data(
     ExplanationData { statements, solver_log, cache_hit_rate }
 }
 
-/// For an assignment `lhs = rhs` and a predicate target `{φ}`: `WP` by Morris' rule without alias
-/// information (every location case-split), the aliasing cases the points-to analysis keeps, and
-/// the simplified `WP` with points-to information (C2BP §4.2).
-fn wp_view(
-    lowered: &LoweredSource,
-    abs: &abstraction::Abstraction,
-    points_to: &points_to::PointsTo,
-    record: &abstraction::LatticeRecord,
-) -> Option<(String, Vec<String>, String)> {
-    let program = &lowered.program;
-    let stmt = program.procs.get(record.at.proc.0 as usize)?.body.get(record.at.index as usize)?;
-    let c_ir::StmtKind::Assign { lhs, rhs } = &stmt.kind else { return None };
-    let variable = abs.variables.iter().find(|v| v.name == record.target)?;
-    let phi = &variable.predicate;
-    let raw = logic::wp_assign_unsimplified(program, &logic::AlwaysMayAlias, lhs, rhs, phi);
-    let lhs_text = c_ir::display_expr(program, lhs);
-    let mut cases = Vec::new();
-    for location in logic::locations(phi) {
-        let text = c_ir::display_expr(program, &location);
-        let may = logic::MayAlias::may_alias(points_to, lhs, &location);
-        if &location == lhs {
-            cases.push(format!("{text} is the assigned location: replaced by {}", c_ir::display_expr(program, rhs)));
-        } else if may {
-            cases.push(format!("{lhs_text} may alias {text}: both cases kept (&{lhs_text} == &{text} and &{lhs_text} != &{text})"));
-        } else {
-            cases.push(format!("{lhs_text} cannot alias {text} (points-to): the alias case is pruned"));
-        }
-    }
-    let simplified = logic::wp_assign(program, points_to, lhs, rhs, phi);
-    Some((c_ir::display_expr(program, &raw), cases, c_ir::display_expr(program, &simplified)))
+/// The alias cases the abstraction recorded for one weakest precondition (C2BP §4.2), one line
+/// each.
+fn alias_case_lines(wp: &abstraction::WpRecord) -> Vec<String> {
+    let lhs = &wp.lhs;
+    let pruned_by = if wp.points_to { "points-to" } else { "types" };
+    wp.alias_cases
+        .iter()
+        .map(|case| {
+            let text = &case.location;
+            match case.kind {
+                abstraction::AliasCaseKind::Assigned => format!("{text} is the assigned location: replaced by {}", wp.value),
+                abstraction::AliasCaseKind::MayAlias => {
+                    format!("{lhs} may alias {text}: both cases kept (&{lhs} == &{text} and &{lhs} != &{text})")
+                }
+                abstraction::AliasCaseKind::Pruned => format!("{lhs} cannot alias {text} ({pruned_by}): the alias case is pruned"),
+            }
+        })
+        .collect()
 }
 
 fn abstraction_statistics(stats: &abstraction::Statistics) -> Statistics {
@@ -286,7 +288,7 @@ fn abstraction_statistics(stats: &abstraction::Statistics) -> Statistics {
 
 /// Abstract mode: user predicates → boolean program → model check → invariants.
 pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> Outcome {
-    let lowered = match lower_request(request) {
+    let lowered = match lower_for_abstraction(request) {
         Ok(l) => l,
         Err(outcome) => return *outcome,
     };
@@ -307,7 +309,10 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     let mc_config = model_check::Config { time_budget_ms: Some(request.options.timeout_ms), ..model_check::Config::default() };
     let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
     let line_of = |o: boolprog::Origin| c_line(&lowered.program, &lowered.index, o.proc, o.index);
-    let (text, printed) = boolean_program_text(&abs.program, &line_of);
+    let (text, printed) = match request.options.syntax {
+        Syntax::Bebop => boolean_program_text(&abs.program, &line_of),
+        Syntax::C2bp => crate::run::printed_text(boolprog::print_c_like(&abs.program), &line_of),
+    };
     let mut statistics = abstraction_statistics(&abs.statistics);
     statistics.predicates = predicates.len() as u64;
     statistics.bdd_peak_nodes = mc.statistics.peak_bdd_nodes as u64;
@@ -385,12 +390,12 @@ pub(crate) fn verify_config(options: &Options) -> verify::Config {
     l.integer_width = if options.int_width == 0 { None } else { Some(options.int_width) };
     l.integers = integer_semantics(options.integers);
     config.time_budget_ms = Some(options.timeout_ms);
+    config.work_budget = (options.budget > 0).then_some(options.budget);
     let selected: Vec<verify::Technique> = options.techniques.iter().map(|t| technique_to_engine(*t)).collect();
     // an empty selection is the textbook loop: the loop always runs in Check mode
     config.techniques = if selected.is_empty() { verify::Techniques::textbook() } else { verify::Techniques::of(&selected) };
     config
 }
-    config.work_budget = (options.budget > 0).then_some(options.budget);
 
 pub(crate) fn technique_to_engine(t: Technique) -> verify::Technique {
     match t {
@@ -458,14 +463,15 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
     let program = &lowered.program;
     let line_count = record.boolean_program.lines().count();
     let mut c_lines = vec![None; line_count];
-    for (line, at) in &record.line_map {
-        if let (Some(at), Some(slot)) = (at, c_lines.get_mut((*line as usize).wrapping_sub(1))) {
-            *slot = c_line(program, &lowered.index, at.proc.0, at.index);
+    for info in &record.line_map {
+        if let (Some(at), Some(slot)) = (info.origin, c_lines.get_mut((info.line as usize).wrapping_sub(1))) {
+            *slot = c_line(program, &lowered.index, at.proc, at.index);
         }
     }
     let abstract_trace = match (&record.abstract_program, &record.abstract_counterexample) {
         (Some(bp), Some(trace)) => {
-            let printed = boolprog::print_bebop(bp);
+            // the text and line map the loop printed once
+            let printed = boolprog::Printed { text: record.boolean_program.clone(), lines: record.line_map.clone() };
             abstract_steps(bp, &printed, trace, &|o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index))
         }
         _ => record
@@ -529,6 +535,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             ..Statistics::default()
         },
         explanation: None,
+        pushdown: None,
     }
 }
 
@@ -621,6 +628,7 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         abstraction_ms: result.statistics.abstraction_ms as f64,
         model_check_ms: result.statistics.model_check_ms as f64,
         refine_ms: result.statistics.refine_ms as f64,
+        work_units: result.statistics.work_units,
         ..Statistics::default()
     };
     Outcome {
@@ -628,7 +636,6 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         sv_comp: verdict.sv_comp().to_string(),
         reason: result.reason.clone().unwrap_or_default(),
         diagnostics,
-        work_units: result.statistics.work_units,
         iterations,
         final_predicates: scoped_predicates_text(program, &result.predicates),
         invariants,

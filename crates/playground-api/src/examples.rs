@@ -41,6 +41,16 @@ pub const INC_FOO_MONO_PREDICATES: &str = "inc {\n  x == 2,\n  x == 3,\n  x == 4
 
 pub const INC_FOO_POLY_PREDICATES: &str = "inc {\n  x == 'x + 1\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
 
+pub const SWAP: &str = include_str!("../../../tests/programs/swap.c");
+
+pub const SWAP_PREDICATES: &str = "swap {\n  t == '*p,\n  *'p == '*q,\n  *'q == '*p\n}\n\nmain {\n  x == 4,\n  y == 5,\n  x == 5,\n  y == 4\n}\n";
+
+pub const INC_DEREF: &str = include_str!("../../../tests/programs/inc_deref.c");
+
+pub const INC_DEREF_PREDICATES: &str = "inc {\n  *p == '*p + 1\n}\n\nmain {\n  x == 1,\n  x == 2\n}\n";
+
+pub const STRUCT_COUNTER: &str = include_str!("../../../tests/struct-pointers/counter.c");
+
 pub const INCREMENT: &str = include_str!("../../../tests/programs/increment.c");
 
 pub const INCREMENT_PREDICATES: &str = "main {\n  x < 5,\n  x == 2\n}\n";
@@ -128,6 +138,50 @@ pub const ALL: &[Example] = &[
         predicates: INC_FOO_POLY_PREDICATES,
         lab_note: "## inc / foo\n\n**Predict.** With the monomorphic predicates `x==2, x==3, x==4`, can the abstraction prove `c == 4` when `a == 2`?\n\n**Click.** *Run* in Abstract mode with the polymorphic predicate, then replace it with the monomorphic set and run again.\n\n**Observe.** With `x == 'x + 1`, the call `b = inc(a)` becomes `{b==3} := choose({a==2} && ret, ...)`: the symbolic constant `'x` is bound to the actual at each call site.\n",
         techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "inc-foo-mono",
+        title: "inc / foo (monomorphic)",
+        mode: Mode::Abstract,
+        description: "Polymorphic predicate abstraction §2, the monomorphic way: inc gets one predicate per value it is called with.\nCompare with inc / foo (polymorphic): same verdict, more predicates.",
+        source: INC_FOO,
+        predicates: INC_FOO_MONO_PREDICATES,
+        lab_note: "## inc / foo, monomorphic\n\n**Settings.** Abstract mode with the predicates shown (`inc { x == 2, x == 3, x == 4 }`).\n\n**Predict.** `foo` calls `inc` twice, with 2 and then 3. Which predicates must `inc` have so that `c == 4` follows from `a == 2`?\n\n**Click.** *Run*. Read `inc`'s boolean program, then open the invariants view.\n\n**Observe.** `inc` needs a predicate for each value it sees: its assignment is `{x == 2}, {x == 3}, {x == 4} := choose(0, ...), {x == 2}, {x == 3}`, which shifts the values by one. The verdict is SAFE and the invariant at `L1` in `foo` contains `{a == 2} && {b == 3} && {c == 4}`. A third call with 4 would need a fourth predicate; the polymorphic example needs one predicate, `x == 'x + 1`, for every call.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "swap",
+        title: "swap (polymorphic Figs 5, 6)",
+        mode: Mode::Abstract,
+        description: "Polymorphic predicate abstraction §5: swap through pointers, summarised with the symbolic constants '*p and '*q.\nThe caller reads the summary at its call with x and y.",
+        source: SWAP,
+        predicates: SWAP_PREDICATES,
+        lab_note: "## swap\n\n**Settings.** Abstract mode with the predicates shown: `t == '*p`, `*'p == '*q`, `*'q == '*p` in `swap`.\n\n**Predict.** `'*p` is the value `*p` had at entry; `*'p` is the cell `p` pointed to at entry, read now. Which of the two does the caller know at its call `swap(&x, &y)`?\n\n**Click.** *Run*. Read `swap`'s return line and `main`'s line after the call.\n\n**Observe.** `swap` returns six bits: besides the three predicates, the abstraction adds `*'p == '*p`, `p == 'p`, `*'q == '*q` and `q == 'q` (§5.3: what the callee may change about the cells its pointers reached at entry). At the call, `'*p` becomes `x`'s value before the call and `*'p` becomes `x`, so `{x == 5}` gets `choose({y == 5} & ret1 | {x == 5} & ret3, ...)`. The assertion cannot fail: the verdict is SAFE.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "inc-deref",
+        title: "'*p vs *'p (polymorphic §5.4)",
+        mode: Mode::Abstract,
+        description: "Two symbolic constants for one pointer: '*p is the value at entry, *'p the entry cell now.\nOne predicate, *p == '*p + 1, summarises inc(&x) for the caller.",
+        source: INC_DEREF,
+        predicates: INC_DEREF_PREDICATES,
+        lab_note: "## '*p and *'p\n\n**Settings.** Abstract mode with `inc { *p == '*p + 1 }`.\n\n**Predict.** After `*p = *p + 1`, is `*p == '*p + 1` true? What must hold for the caller to read it as `x == 2`?\n\n**Click.** *Run*. Read `inc`'s declarations and its return line.\n\n**Observe.** The abstraction adds `*'p == '*p` and `p == 'p` to the predicate: the caller can only use `*p == '*p + 1` about `x` when `p` still points to the cell it pointed to at entry (`p == 'p`), and `*'p == '*p` holds before the increment. Main's update after the call gives `{x == 2}` the value `choose({x == 1} & ret1 | {x == 2} & ret2, ...)`. The verdict is SAFE.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "struct-counter",
+        title: "a counter struct through a pointer",
+        mode: Mode::Check,
+        description: "bump(&k, d) adds d to k.value only while it stays within k.limit; main then checks k.value <= k.limit.\nRefinement names the fields through the pointer in bump: c->value > c->limit.",
+        source: STRUCT_COUNTER,
+        predicates: "",
+        lab_note: "## a counter through a pointer\n\n**Settings.** Techniques: *CEGAR only* (the textbook loop; opening the example selects it), refinement *wp*.\n\n**Predict.** `main` knows `k.value > k.limit` is false before the call. `bump` may write `k.value` through `c`. What must `bump`'s boolean program know for the call to keep the fact?\n\n**Click.** *Run*, then click each iteration in the timeline and read its new predicates.\n\n**Observe.** The verdict is SAFE after 4 iterations. The WP condition `k.value > k.limit` passes through `bump` unchanged on the path that skips the update; refinement rewrites it in `bump`'s own terms, `c->value > c->limit` (and `'c->value > 'c->limit` over the symbolic constant `'c`, the pointer at entry). These are return predicates (C2BP §4.5): the call updates `{k.value > k.limit}` from them. The loop-head invariant in `main` is `k.value <= k.limit`.\n",
+        techniques: TEXTBOOK,
         refine: RefineMethod::Wp,
     },
     Example {

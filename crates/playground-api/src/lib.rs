@@ -7,9 +7,10 @@ pub mod explain;
 pub mod hide;
 pub mod refinement;
 pub mod report;
+pub mod pushdown;
 mod run;
-pub mod share;
 pub mod shape;
+pub mod share;
 pub mod types;
 
 pub use run::{diagnostics_data, export_promela, lower_to_text, run, CheckSteps, Stepper};

@@ -82,7 +82,14 @@ pub(crate) fn boolean_program_text(
     program: &boolprog::Program,
     c_line_of: &dyn Fn(boolprog::Origin) -> Option<u32>,
 ) -> (BooleanProgramText, boolprog::Printed) {
-    let printed = boolprog::print_bebop(program);
+    printed_text(boolprog::print_bebop(program), c_line_of)
+}
+
+/// A printed boolean program (Bebop or C2BP's C-like form) with the C line of each line.
+pub(crate) fn printed_text(
+    printed: boolprog::Printed,
+    c_line_of: &dyn Fn(boolprog::Origin) -> Option<u32>,
+) -> (BooleanProgramText, boolprog::Printed) {
     let line_count = printed.text.lines().count();
     let mut c_lines = vec![None; line_count];
     for info in &printed.lines {
@@ -184,6 +191,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
     if let Some(trace) = &result.trace {
         snapshot.abstract_trace = abstract_steps(&program, &printed, trace, &|_| None);
     }
+    snapshot.pushdown = Some(crate::pushdown::view(&program, &config, &request.source));
     let mut data = data;
     data.extend(diagnostics_data(&result.diagnostics, file_name, &request.source, "source"));
     let invariants = result

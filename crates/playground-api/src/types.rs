@@ -35,6 +35,36 @@ pub enum RefineMethod {
     Sp,
 }
 
+/// Integer semantics of the solver queries (issue 30): signed overflow wraps (bit-precise), or
+/// is impossible (the papers' integers, sound for programs without undefined behaviour).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Integers {
+    #[default]
+    Wrap,
+    Ideal,
+}
+
+/// C2BP's cartesian abstraction of a statement (each predicate on its own) or the boolean one
+/// (all valuations of the cone at once, C2BP §4.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Precision {
+    #[default]
+    Cartesian,
+    Boolean,
+}
+
+/// How Abstract mode prints the boolean program: Bebop syntax (BOOP Fig 4.2) or C2BP's
+/// C-like form (C2BP Fig 1(b)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Syntax {
+    #[default]
+    Bebop,
+    C2bp,
+}
+
 /// A technique of the Check mode's portfolio (`verify::Technique`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -74,7 +104,12 @@ pub struct Options {
     pub max_cone: u32,
     pub refine: RefineMethod,
     pub max_iterations: u32,
+    /// This machine's safety time limit: a run it ends is UNKNOWN and says that results may
+    /// differ elsewhere.
     pub timeout_ms: u64,
+    /// Check mode: the work budget in units (`budget::cost`), the same on every machine, so a
+    /// share link reproduces the run; 0 = unlimited.
+    pub budget: u64,
     /// Record cube lattices and solver queries (explain views); slower.
     pub record_explanations: bool,
     /// C data model: "LP64" (long and pointers 64 bits) or "ILP32".
@@ -87,6 +122,21 @@ pub struct Options {
     pub eliminate_dead_variables: bool,
     /// Check mode: the techniques of the portfolio (`[cegar]` is the textbook loop alone).
     pub techniques: Vec<Technique>,
+    /// C programs: the procedure where execution starts (`main`; another one is analysed in an
+    /// open environment, polymorphic predicate abstraction §2).
+    pub entry: String,
+    /// C programs: a label whose reaching is the error (BOOP's convention); empty = none.
+    pub error_label: String,
+    pub integers: Integers,
+    /// Emit `enforce` (C2BP §5.1).
+    pub enforce: bool,
+    /// Aliasing from the points-to analysis (true) or from types alone.
+    pub points_to: bool,
+    /// F on atomic predicates, distributed over && and || (C2BP §5.2).
+    pub distribute_f: bool,
+    pub precision: Precision,
+    /// Abstract mode: how the boolean program is printed.
+    pub syntax: Syntax,
 }
 
 impl Default for Options {
@@ -99,17 +149,21 @@ impl Default for Options {
             refine: RefineMethod::Wp,
             max_iterations: 100,
             timeout_ms: 60_000,
+            budget: verify::DEFAULT_WORK_BUDGET,
             record_explanations: true,
             data_model: "LP64".to_string(),
             error_labels: Vec::new(),
             eliminate_dead_variables: false,
             techniques: Technique::ALL.to_vec(),
-    /// This machine's safety time limit: a run it ends is UNKNOWN and says that results may
-    /// differ elsewhere.
+            entry: "main".to_string(),
+            error_label: String::new(),
+            integers: Integers::Wrap,
+            enforce: true,
+            points_to: true,
+            distribute_f: false,
+            precision: Precision::Cartesian,
+            syntax: Syntax::Bebop,
         }
-    /// Check mode: the work budget in units (`budget::cost`), the same on every machine, so a
-    /// share link reproduces the run; 0 = unlimited.
-    pub budget: u64,
     }
 }
 
@@ -149,7 +203,6 @@ pub struct DiagnosticData {
     /// `file:line:col: error: message` with the source line and a caret.
     pub rendered: String,
 }
-            budget: verify::DEFAULT_WORK_BUDGET,
 
 /// A printed boolean program with, per printed line, the C source line it came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -198,6 +251,9 @@ pub struct Statistics {
     pub abstraction_ms: f64,
     pub model_check_ms: f64,
     pub refine_ms: f64,
+    /// Work units the run charged (Check mode).
+    #[serde(default)]
+    pub work_units: u64,
 }
 
 /// Where a predicate comes from (`cegar::PredicateOrigin`).
@@ -251,14 +307,38 @@ pub struct IterationSnapshot {
     pub infeasible_step: Option<u32>,
     pub feasibility_table: Vec<FeasibilityRow>,
     pub new_predicates: Vec<String>,
-    /// Work units the run charged (Check mode).
-    #[serde(default)]
-    pub work_units: u64,
     /// The predicates added by this iteration, with their origins (`new_predicates` as data).
     #[serde(default)]
     pub added_predicates: Vec<PredicateData>,
     pub statistics: Statistics,
     pub explanation: Option<crate::explain::ExplanationData>,
+    /// Boolean program mode: the program as a pushdown system and its post* (BOOP ch. 6).
+    #[serde(default)]
+    pub pushdown: Option<PushdownView>,
+}
+
+/// A boolean program as a pushdown system (BOOP Fig 6.1) and the saturated automaton.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PushdownView {
+    /// The control locations, stack symbols, rules and error configurations, one a line.
+    pub rules: String,
+    /// Per program point (stack symbol's first component), after post* saturation.
+    pub points: Vec<PushdownPoint>,
+    /// Why the view is empty or incomplete (too many rules, budget); empty otherwise.
+    pub note: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct PushdownPoint {
+    /// `main_3`, `main_end`, `main_3r` (the return location of the call at `main_3`).
+    pub name: String,
+    pub procedure: String,
+    /// The boolean program's line of the point's statement.
+    pub line: Option<u32>,
+    /// The reachable heads `⟨g, (n, l)⟩` as a DNF over the variables in scope (`false`: none).
+    pub heads: String,
 }
 
 /// A step of a concrete C counterexample.

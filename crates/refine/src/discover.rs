@@ -29,7 +29,10 @@ pub fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(u
             }
             let atom = strip_negation(&atom);
             let instance = path.steps.get(*step).map(|s| s.instance).unwrap_or(0);
-            for candidate in [Some(atom.clone()), rewrite_with_symbolic_constants(program, path, &atom, instance)].into_iter().flatten() {
+            let mut rewritten = vec![atom.clone()];
+            rewritten.extend(rewrite_with_symbolic_constants(program, path, &atom, instance));
+            rewritten.extend(rewrite_down_the_calls(program, path, &atom, instance));
+            for candidate in rewritten {
                 if let Some((scope, predicate)) = to_program_predicate(program, path, &candidate) {
                     let variant = scope.and_then(|p| with_unmodified_formals_as_symbolic_constants(program, p, &predicate));
                     for predicate in [Some(predicate), variant].into_iter().flatten() {
@@ -102,24 +105,111 @@ fn to_program_predicate(program: &Program, path: &ExpandedPath, e: &Expr) -> Opt
 /// not taken), the same predicate over their symbolic constants `'f` (equal to `f` everywhere in
 /// the body), which callers can interpret at their call sites (polymorphic predicate abstraction).
 fn with_unmodified_formals_as_symbolic_constants(program: &Program, proc: ProcId, e: &Expr) -> Option<Expr> {
-    let body = &program.proc(proc).body;
     let mut result = e.clone();
     for &formal in &program.proc(proc).formals {
         if !e.vars().contains(&formal) || program.var(formal).address_taken {
             continue;
         }
         let Some(sc) = program.symbolic_const_of(formal) else { continue };
-        let assigned = body.iter().any(|s| match &s.kind {
-            c_ir::StmtKind::Assign { lhs, .. } | c_ir::StmtKind::Havoc { lhs } | c_ir::StmtKind::Malloc { lhs, .. } => lhs.vars().contains(&formal) && lhs.kind == ExprKind::Var(formal),
-            _ => false,
-        });
-        if assigned {
+        if formal_assigned(program, proc, formal) {
             continue;
         }
         result = logic::substitute_var(&result, formal, &Expr::var(sc, program.var(sc).ty.clone()));
     }
     let result = simplify(&result);
     (&result != e && !result.is_true() && !result.is_false() && !is_ground(&result)).then_some(result)
+}
+
+/// The conditions of a WP thread where the path enters and leaves call instances, when they
+/// read memory (fields, dereferences, address-taken variables) that the callee may change
+/// through a pointer argument. A thread records only the steps where its condition changes;
+/// one that a callee leaves unchanged (the branch that does not update `c->value`) has no
+/// element inside the callee, yet the callee's boolean program needs the condition in its own
+/// terms (`c->value > c->limit` for the caller's `k.value > k.limit`, C2BP §4.5's return
+/// predicates) for the call to keep it. `from` is the first step the explanation covers.
+pub fn conditions_at_call_boundaries(path: &ExpandedPath, thread: &crate::threads::ConditionThread, from: usize) -> Vec<(usize, Expr)> {
+    let mut out = Vec::new();
+    for i in from.max(1)..=thread.origin_step.min(path.steps.len().saturating_sub(1)) {
+        let step = &path.steps[i];
+        let entering = step.instance != path.steps[i - 1].instance;
+        let leaving = matches!(step.op, crate::path::PathOp::ScopeEnd { .. });
+        if !(entering || leaving) || !path.calls.iter().any(|c| c.instance == step.instance) {
+            continue;
+        }
+        let Some(e) = thread.at(i) else { continue };
+        let reads_memory = crate::path::uses_memory(e) || e.vars().iter().any(|&v| path.program.var(v).address_taken);
+        if reads_memory && !e.is_true() && !out.iter().any(|(j, x)| *j == i && x == e) {
+            out.push((i, e.clone()));
+        }
+    }
+    out
+}
+
+/// A condition over variables of callers, brought into call instance `instance` through the
+/// whole chain of calls from the entry procedure's instance: at each call the actuals become
+/// the callee's symbolic constants (a caller variable whose address is passed becomes `*'f`),
+/// and the symbolic constants of formals the callee never assigns become the formals
+/// themselves, which the next call's actuals mention. Returns the result over symbolic
+/// constants and, where it differs, the one over the formals (`'c->value` and `c->value`).
+fn rewrite_down_the_calls(program: &Program, path: &ExpandedPath, e: &Expr, instance: u32) -> Vec<Expr> {
+    let mut chain = Vec::new();
+    let mut current = instance;
+    while let Some(call) = path.calls.iter().find(|c| c.instance == current) {
+        chain.push(call);
+        current = call.caller_instance;
+        if chain.len() > path.calls.len() {
+            return Vec::new();
+        }
+    }
+    chain.reverse();
+    let mut expr = e.clone();
+    let mut over_constants = None;
+    for call in chain {
+        if let Some(r) = rewrite_with_symbolic_constants(program, path, &expr, call.instance) {
+            over_constants = Some(r.clone());
+            expr = symbolic_constants_as_formals(program, path, call, &r);
+        } else if call.instance == instance {
+            over_constants = None;
+        }
+    }
+    let mut out: Vec<Expr> = over_constants.into_iter().collect();
+    if !out.contains(&expr) && &expr != e {
+        out.push(expr);
+    }
+    out
+}
+
+/// Replaces in `e` the symbolic constant `'f` of each formal of call instance `call` that its
+/// procedure never assigns (and whose address it never takes) by that formal's copy in the
+/// instance: the two are equal throughout the body.
+fn symbolic_constants_as_formals(program: &Program, path: &ExpandedPath, call: &crate::path::CallInstance, e: &Expr) -> Expr {
+    let Some(vars) = path.steps.iter().find_map(|s| match &s.op {
+        crate::path::PathOp::ScopeBegin { instance, vars, .. } if *instance == call.instance => Some(vars),
+        _ => None,
+    }) else {
+        return e.clone();
+    };
+    let proc = program.proc(call.callee);
+    let mut result = e.clone();
+    for (j, &formal) in proc.formals.iter().enumerate() {
+        let Some(sc) = program.symbolic_const_of(formal) else { continue };
+        if program.var(formal).address_taken || formal_assigned(program, call.callee, formal) {
+            continue;
+        }
+        let Some(&instance_formal) = vars.get(j) else { continue };
+        let Some(&(instance_sc, _)) = call.bindings.iter().find(|(s, _)| path.original_var(*s) == Some(sc)) else { continue };
+        let ty = path.program.var(instance_formal).ty.clone();
+        result = logic::substitute_var(&result, instance_sc, &Expr::var(instance_formal, ty));
+    }
+    simplify(&result)
+}
+
+/// Whether `proc`'s body assigns the variable `formal` itself.
+fn formal_assigned(program: &Program, proc: ProcId, formal: VarId) -> bool {
+    program.proc(proc).body.iter().any(|s| match &s.kind {
+        c_ir::StmtKind::Assign { lhs, .. } | c_ir::StmtKind::Havoc { lhs } | c_ir::StmtKind::Malloc { lhs, .. } => lhs.kind == ExprKind::Var(formal),
+        _ => false,
+    })
 }
 
 /// Which procedure instance a path variable belongs to (`None` for globals and fresh symbols).

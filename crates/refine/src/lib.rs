@@ -191,6 +191,7 @@ pub fn analyze_path(
                         candidates.push((*i, e.clone()));
                     }
                 }
+                candidates.extend(discover::conditions_at_call_boundaries(&path, &wp.threads[t], step));
             }
             chosen_threads = chosen;
             PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &candidates) }

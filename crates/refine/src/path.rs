@@ -126,6 +126,19 @@ pub fn expand_path(program: &Program, stmts: &[StmtRef]) -> Result<ExpandedPath,
     let mut next_instance = 1u32;
     activations_of[first.proc.0 as usize] = 1;
     let mut stack: Vec<Frame> = vec![Frame { proc: first.proc, instance: 0, rename: Vec::new(), call_site: None, last: None }];
+    // the interpreter reads the entry procedure's integer formals as its first inputs (an
+    // entry other than `main` runs in an open environment)
+    if program.entry == Some(first.proc) {
+        for &formal in &program.proc(first.proc).formals {
+            let ty = program.var(formal).ty.clone();
+            if ty.is_integer() {
+                let name = format!("input#{}", out.inputs.len());
+                let fresh = add_fresh(&mut out, name, ty.clone(), first.proc, None);
+                out.inputs.push(PathInput { var: fresh, origin: *first, ty: ty.clone() });
+                out.steps.push(PathStep { origin: *first, instance: 0, op: PathOp::Assign { lhs: Expr::var(formal, ty.clone()), rhs: Expr::var(fresh, ty) } });
+            }
+        }
+    }
     let mut k = 0usize;
     while k < stmts.len() {
         let at = stmts[k];

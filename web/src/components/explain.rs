@@ -153,6 +153,7 @@ pub fn explain_panel() -> Html {
             ExplainTab::Invariants => html! { <InvariantsView /> },
             ExplainTab::Solver => html! { <SolverLogView /> },
             ExplainTab::LabNotes => html! { <LabNotesView /> },
+            ExplainTab::Pushdown => html! { <super::pds::PdsView /> },
         };
         // keyed per tab: each view starts scrolled to its top
         html! {

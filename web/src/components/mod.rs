@@ -11,6 +11,7 @@ pub mod hide;
 pub mod invariants;
 pub mod labnotes;
 pub mod lattice;
+pub mod pds;
 pub mod predicates;
 pub mod settings;
 pub mod shape;

@@ -5,6 +5,7 @@
 
 use super::use_app;
 use crate::model::{Options, Refinement, Strategy, INT_WIDTHS};
+use playground_api::{Integers, Precision, Syntax};
 use crate::state::{Action, FONT_SCALES};
 use yew::prelude::*;
 
@@ -25,6 +26,16 @@ pub fn settings_panel() -> Html {
             state.dispatch(Action::SetOptions(o));
         })
     };
+    let toggle = |f: fn(&mut Options, bool)| {
+        let (state, options) = (state.clone(), options.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let mut o = options.clone();
+            f(&mut o, input.checked());
+            state.dispatch(Action::SetOptions(o));
+        })
+    };
+    let paper = options.paper.clone();
     let close = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::ClosePopup))
@@ -92,6 +103,46 @@ pub fn settings_panel() -> Html {
             <label>{ "Time budget (s)" }
                 <input id="opt-time" type="number" min="1" max="3600" value={(options.time_budget_ms / 1000).to_string()}
                     onchange={update(|o, v| o.time_budget_ms = v.parse::<u64>().unwrap_or(30).clamp(1, 3600) * 1000)} />
+            </label>
+            <h3 class="settings-section">{ "The papers' conventions" }</h3>
+            <label>{ "Entry procedure" }
+                <input id="opt-entry" type="text" value={paper.entry.clone()} title="main, or another procedure analysed in an open environment (polymorphic predicate abstraction §2)"
+                    onchange={update(|o, v| o.paper.entry = if v.trim().is_empty() { "main".into() } else { v.trim().to_string() })} />
+            </label>
+            <label>{ "Error label (C)" }
+                <input id="opt-error-label" type="text" value={paper.error_label.clone()} placeholder="none" title="reaching this C label is the error (BOOP's convention)"
+                    onchange={update(|o, v| o.paper.error_label = v.trim().to_string())} />
+            </label>
+            <label>{ "Integers" }
+                <select id="opt-integers" onchange={update(|o, v| o.paper.integers = if v == "ideal" { Integers::Ideal } else { Integers::Wrap })}>
+                    <option value="wrap" selected={paper.integers == Integers::Wrap}>{ "signed overflow wraps (bit-precise)" }</option>
+                    <option value="ideal" selected={paper.integers == Integers::Ideal}>{ "signed overflow is impossible (the papers' ℤ)" }</option>
+                </select>
+            </label>
+            <label>{ "Boolean program syntax (Abstract)" }
+                <select id="opt-syntax" onchange={update(|o, v| o.paper.syntax = if v == "c2bp" { Syntax::C2bp } else { Syntax::Bebop })}>
+                    <option value="bebop" selected={paper.syntax == Syntax::Bebop}>{ "Bebop (BOOP Fig 4.2)" }</option>
+                    <option value="c2bp" selected={paper.syntax == Syntax::C2bp}>{ "C2BP's C-like form (Fig 1(b))" }</option>
+                </select>
+            </label>
+            <h3 class="settings-section">{ "Precision (Abstract)" }</h3>
+            <label>{ "Abstraction of a statement" }
+                <select id="opt-precision" onchange={update(|o, v| o.paper.precision = if v == "boolean" { Precision::Boolean } else { Precision::Cartesian })}>
+                    <option value="cartesian" selected={paper.precision == Precision::Cartesian}>{ "cartesian: each predicate on its own (C2BP)" }</option>
+                    <option value="boolean" selected={paper.precision == Precision::Boolean}>{ "boolean: all valuations at once (C2BP §4.6)" }</option>
+                </select>
+            </label>
+            <label class="check">
+                <input id="opt-distribute-f" type="checkbox" checked={paper.distribute_f} onchange={toggle(|o, b| o.paper.distribute_f = b)} />
+                { "F distributed over && and || (C2BP §5.2)" }
+            </label>
+            <label class="check">
+                <input id="opt-enforce" type="checkbox" checked={paper.enforce} onchange={toggle(|o, b| o.paper.enforce = b)} />
+                { "enforce (C2BP §5.1)" }
+            </label>
+            <label class="check">
+                <input id="opt-points-to" type="checkbox" checked={paper.points_to} onchange={toggle(|o, b| o.paper.points_to = b)} />
+                { "points-to analysis (off: aliasing by types only)" }
             </label>
             <h3 class="settings-section">{ "Display (this browser)" }</h3>
             <label>{ "Font size" }

@@ -8,7 +8,7 @@ use abstraction::Abstraction;
 use c_ir::{PredicateSet, Program};
 
 /// Golden tests whose C source is a shared seed program: (golden name, `tests/programs/` file).
-const SHARED: &[(&str, &str)] = &[("partition", "partition"), ("foobar", "foo_bar"), ("inc_mono", "inc_foo"), ("inc_poly", "inc_foo")];
+const SHARED: &[(&str, &str)] = &[("partition", "partition"), ("foobar", "foo_bar"), ("inc_mono", "inc_foo"), ("inc_poly", "inc_foo"), ("swap", "swap"), ("inc_deref", "inc_deref")];
 
 pub fn load(name: &str) -> (Program, PredicateSet) {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/abstraction");

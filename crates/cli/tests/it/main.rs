@@ -3,6 +3,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+mod check_flags;
+
 fn predabs() -> Command {
     Command::new(env!("CARGO_BIN_EXE_predabs"))
 }

@@ -4,6 +4,7 @@
 mod report;
 mod hide_shape;
 
+mod paper_gallery;
 use playground_api::{examples, run, Event, Mode, Options, Request, Verdict};
 
 fn request(mode: Mode, source: &str, predicates: &str) -> Request {
@@ -297,4 +298,6 @@ fn lab_notes_agree_with_the_tool_under_their_settings() {
             assert!(at("testdev_read").split(" && ").any(|c| c == "usecount - 1 == 0"), "{}", at("testdev_read"));
         }
     }
+    // issue 30's entries (swap, '*p vs *'p, inc/foo monomorphic, the struct counter)
+    paper_gallery::issue_30_notes_agree();
 }

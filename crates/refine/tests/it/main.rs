@@ -8,8 +8,10 @@ use refine::{analyze_path, PathVerdict, RefineConfig, RefinementMethod, SolverSe
 use std::collections::{HashSet, VecDeque};
 
 fn lower(file: &str) -> Program {
+    // tests/cegar/, then the gallery's seed programs (kept once, in tests/programs/)
     let path = format!("{}/../../tests/cegar/{file}", env!("CARGO_MANIFEST_DIR"));
-    let source = std::fs::read_to_string(&path).expect("test program");
+    let gallery = format!("{}/../../tests/programs/{file}", env!("CARGO_MANIFEST_DIR"));
+    let source = std::fs::read_to_string(&path).or_else(|_| std::fs::read_to_string(&gallery)).expect("test program");
     lower_named(&source, file)
 }
 

@@ -10,10 +10,13 @@ use verify::{check_source, CheckOutcome, Config, InvariantSource, Technique, Tec
 mod determinism;
 mod portfolio;
 mod random_programs;
+mod struct_pointers;
 
+/// A program of `tests/cegar/`, or of `tests/programs/` (the gallery's seed programs, kept once).
 fn source_of(name: &str) -> String {
     let path = format!("{}/../../tests/cegar/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).expect("test program")
+    let gallery = format!("{}/../../tests/programs/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).or_else(|_| std::fs::read_to_string(&gallery)).expect("test program")
 }
 
 fn lower(name: &str) -> Program {
@@ -99,10 +102,12 @@ impl Random {
 /// Runs the program `runs` times with random inputs and checks every SAFE invariant whenever
 /// execution reaches its statement; returns the number of checks made.
 fn check_invariants_on_random_runs(name: &str, outcome: &CheckOutcome, runs: u32) -> u64 {
+    check_invariants_on_random_runs_of(&lower(name), outcome, runs, &mut Random(0x9E37_79B9_7F4A_7C15))
+}
+
+fn check_invariants_on_random_runs_of(program: &Program, outcome: &CheckOutcome, runs: u32, random: &mut Random) -> u64 {
     assert_eq!(outcome.verdict, Verdict::Safe);
     assert!(!outcome.invariants.is_empty(), "a SAFE verdict reports invariants");
-    let program = lower(name);
-    let mut random = Random(0x9E37_79B9_7F4A_7C15);
     let mut checks = 0u64;
     for _ in 0..runs {
         let mut feed = |_: &c_ir::Type| random.value();
