@@ -46,6 +46,7 @@
 pub mod cache;
 pub mod command;
 pub mod minimise;
+mod morris;
 mod oracle;
 pub mod strengthen;
 mod translate;
@@ -55,6 +56,7 @@ pub use strengthen::{
     CubeOutcome, Cube, Dnf, EnumeratedValuation, ExactRecord, Literal, QueryRecord, StrengthenCounters, Verdict, VisitedCube,
 };
 pub use cache::{AbstractionCache, CacheStatistics};
+pub use morris::{AliasCase, AliasCaseKind, WpRecord};
 pub use translate::{abstract_program, abstract_program_cached};
 
 use c_ir::{Expr, ProcId, StmtRef};
@@ -258,6 +260,8 @@ pub struct LatticeRecord {
     /// The exact strategy's valuations and prime implicants.
     pub exact: Option<ExactRecord>,
     pub counters: StrengthenCounters,
+    /// For an assignment's predicate: its weakest precondition with Morris' alias cases.
+    pub wp: Option<WpRecord>,
 }
 
 /// The result of [`abstract_program`].

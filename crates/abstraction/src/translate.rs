@@ -99,6 +99,8 @@ struct Translator<'a> {
     cache: AbstractionCache,
     /// Solver sessions at small-model pointer widths, by width (see [`crate::width`]).
     narrow_sessions: HashMap<u32, Solver>,
+    /// While recording: the WP of each updated predicate, by statement and boolean variable.
+    wp_records: HashMap<(StmtRef, String), crate::WpRecord>,
 }
 
 /// The solver session for a cube query over `formulas`: the configured one, or one at the
@@ -152,6 +154,7 @@ impl<'a> Translator<'a> {
             fresh_counter: 0,
             cache,
             narrow_sessions: HashMap::new(),
+            wp_records: HashMap::new(),
             slim: Program {
                 vars: program.vars.clone(),
                 procs: Vec::new(),
@@ -825,6 +828,7 @@ impl<'a> Translator<'a> {
                 lattice: result.lattice.clone(),
                 exact: result.exact.clone(),
                 counters: result.counters,
+                wp: self.wp_records.get(&(at, target.to_string())).cloned(),
             });
         }
     }
@@ -1093,6 +1097,10 @@ impl<'a> Translator<'a> {
                     (body, Some(premise))
                 }
             };
+            if self.config.record_lattices {
+                let record = crate::morris::wp_record(self.program, self.alias.as_ref(), self.config.points_to, lhs, &value_expr, &phi, &wp);
+                self.wp_records.insert((at, vars.names[k].clone()), record);
+            }
             items.push((vars.names[k].clone(), wp, assumption));
         }
         if late {

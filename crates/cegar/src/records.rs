@@ -158,9 +158,11 @@ pub struct IterationStatistics {
 pub struct IterationRecord {
     pub iteration: u32,
     pub predicates_before: Vec<ScopedPredicate>,
-    /// The boolean program (Bebop syntax) and, per printed line, the C statement it comes from.
+    /// The boolean program (Bebop syntax) and, per printed statement, its line, the boolean
+    /// statement and the C statement it comes from (`origin`): views read both from here
+    /// instead of printing the program again.
     pub boolean_program: String,
-    pub line_map: Vec<(u32, Option<StmtRef>)>,
+    pub line_map: Vec<boolprog::LineInfo>,
     /// The model checker's verdict on the boolean program (`None` when the loop stopped before).
     pub model_check: Option<AbstractVerdict>,
     /// The abstract counterexample, one step a line (`proc#stmt: text [kind] valuation`).

@@ -12,3 +12,4 @@ mod cache;
 mod robustness;
 mod variants;
 mod conventions;
+mod wp_records;
