@@ -4,15 +4,20 @@
 //! every small concrete heap, and use it only if no heap refutes it.
 //!
 //! Templates (each is an implication that holds in every state, which the concrete check
-//! re-confirms on heaps of up to [`CHECK_CELLS`] cells):
-//! - `v == v->f…->f` ⇒ `cyclic[f](v)` (the paper's hint at n4 of the reversal);
-//! - `reach[A;F](s, v->f…)` and `reachp` ⇒ `dshared[F](s, v)` (its hint at n5);
-//! - `dshared[A;F](s, v->f…)` ⇒ `dshared[F](s, v)`;
-//! - `cyclic[A;F](v->f…)` ⇒ `cyclic[F](v)`;
-//! - `v->f… == NULL` ⇒ `v != NULL`; `u == v->f…` ⇒ `u == NULL || dshared[f](u, v)`;
+//! re-confirms on heaps of up to [`CHECK_CELLS`] cells; `v->f…` has one or more steps):
+//! - `v == v->f…` and two different nodes of one list equal ⇒ `cyclic[f](v)` (the paper's
+//!   hint at n4 of the reversal);
+//! - `u == v->f…` ⇒ `u == NULL && v != NULL || reachp[f](v, u)`; `v->f… == NULL` ⇒ `v != NULL`;
+//! - `reach[A;F](s, v->f…)` ⇒ `dshared[F](s, v)` (its hint at n5), `reach(s, &(v->f))` ⇒
+//!   `reach(s, v)`;
+//! - `reach[A;F](v->f…, u)` ⇒ `reachp[F](v, u)`, or `cyclic[F](v)` when `u` is `v` or an
+//!   earlier node of its list;
+//! - `dshared[A;F](s, v->f…)` ⇒ `dshared[F](s, v)`; `cyclic[A;F](v->f…)` ⇒ `cyclic[F](v)`;
 //! - otherwise drop the growing avoid-set members (fewer avoided addresses, more paths).
+//!
 //! A condition that still contains a chain would grow a family of its own: such families get
-//! the trivial hint `⊤` instead (their booleans become nondeterministic).
+//! the trivial hint `⊤` instead (their booleans become nondeterministic). [`Online`] finds the
+//! hints during one run; [`implied`] gives the same implications to [`crate::consistency`].
 
 use crate::abstraction::{skeleton, Abstraction, PredId};
 use crate::concrete::{Heap, HeapSpace};

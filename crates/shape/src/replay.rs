@@ -65,7 +65,7 @@ fn harness(session: &Session, strukt: StructId, fields: &[FieldRef], cells: u32)
     for c in 0..cells {
         out += &format!("{sname} *__shape_c{c};\n");
     }
-    out += &format!("void __shape_harness(void) {{\n  int __k;\n");
+    out += "void __shape_harness(void) {\n  int __k;\n";
     for c in 0..cells {
         out += &format!("  __shape_c{c} = ({sname} *) malloc(sizeof({sname}));\n");
     }

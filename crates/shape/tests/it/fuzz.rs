@@ -46,7 +46,7 @@ fn program(r: &mut Rng, loops: bool) -> String {
     for _ in 0..(1 + r.next() % 3) {
         line(statement(r), &mut body);
     }
-    if loops && r.next() % 2 == 0 {
+    if loops && r.next().is_multiple_of(2) {
         let v = r.pick(&["x", "y", "t"]);
         line(format!("while ({v} != NULL) {{ {} {v} = {v}->n; }}", statement(r)), &mut body);
     }
