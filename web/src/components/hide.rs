@@ -90,8 +90,8 @@ pub fn hide_panes() -> Html {
     };
     let status = match result {
         Some(r) if r.parsed => format!(
-            "{} · {} of {} variables hidden ({} of {} bits)",
-            if r.closed { format!("closed after {}", crate::model::plural(r.steps.len(), "step")) } else { format!("step {} of ?", r.steps.len()) },
+            "{} · {}/{} variables, {}/{} bits hidden",
+            if r.closed { format!("closed after {}", crate::model::plural(r.steps.len(), "step")) } else { format!("step {}", r.steps.len()) },
             r.size.hidden_variables,
             r.size.variables,
             r.size.hidden_bits,
@@ -129,7 +129,7 @@ pub fn hide_panes() -> Html {
                 <button id="hide-step" class="btn btn-small btn-primary" disabled={running || closed}
                     onclick={rerun(&state, &want_run, with_steps(Some(shown + 1)))}>{ "Step ▶" }</button>
                 <button id="hide-closure" class="btn btn-small" disabled={running || closed}
-                    onclick={rerun(&state, &want_run, with_steps(None))}>{ "To closure ⏭" }</button>
+                    onclick={rerun(&state, &want_run, with_steps(None))}>{ "To closure" }</button>
                 <label class="hide-option">
                     <input type="checkbox" id="hide-check-both" checked={settings.check} onchange={toggle(|s| s.check = !s.check)} />
                     { " check both programs (slow)" }
@@ -141,6 +141,9 @@ pub fn hide_panes() -> Html {
                 { tab_button(Tab::Text, "hide-tab-text", "Text") }
             </div>
             <div class="pane-body hide-body" tabindex="0" aria-label="Hide results">
+                if let crate::state::RunStatus::Failed(message) = &state.run.status {
+                    <p class="run-error" id="hide-error">{ format!("The run stopped: {message}") }</p>
+                }
                 if let Some(check) = result.and_then(|r| r.check.as_ref()) {
                     { check_view(check) }
                 }

@@ -137,6 +137,9 @@ pub fn shape_panes() -> Html {
                 { tab_button(Tab::Promela, "shape-tab-promela", "Promela") }
             </div>
             <div class="pane-body shape-body" tabindex="0" aria-label="Shape results">
+                if let crate::state::RunStatus::Failed(message) = &state.run.status {
+                    <p class="run-error" id="shape-error">{ format!("The run stopped: {message}") }</p>
+                }
                 { body }
             </div>
         </section>
