@@ -26,7 +26,7 @@ fn foo_bar_records_the_wp_of_the_assignment_through_p() {
     let source = include_str!("../../../../tests/programs/foo_bar.c");
     let predicates = include_str!("../../../../tests/abstraction/foobar.preds");
     let all = records(source, predicates, true);
-    let (_, wp) = all.iter().find(|(t, w)| t == "{*p <= 0}" && w.lhs == "*p").expect("a WP record for *p = *p + x");
+    let (_, wp) = all.iter().find(|(t, w)| t == "{*p <= 0}" && w.lhs == "*p" && w.value == "*p + x").expect("a WP record for *p = *p + x");
     assert_eq!(wp.simplified, "*p + x <= 0");
     assert_eq!(kind_of(wp, "*p"), Some(AliasCaseKind::Assigned));
     assert!(!wp.unpruned.is_empty());
