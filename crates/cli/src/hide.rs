@@ -48,6 +48,10 @@ pub struct HideArgs {
     /// what a spurious counterexample needs, until a verdict.
     #[arg(long = "refine-hiding")]
     refine_hiding: bool,
+    /// Explain a variable (`SCOPE NAME`, repeatable): why(v), the chain of inferences that hid
+    /// it, and for a pointer what it may point to (the on-demand points-to query).
+    #[arg(long = "why", value_name = "SCOPE NAME")]
+    why: Vec<String>,
     /// Time budget of each check in seconds.
     #[arg(long, default_value_t = 20)]
     timeout: u64,
@@ -110,6 +114,7 @@ pub fn run(args: HideArgs) -> Result<ExitCode, String> {
     let checks = if args.check { Some(check_pair(&args, &source, &name, &analysis)) } else { None };
     if args.json {
         let mut out = analysis_json(&analysis, transformed.as_ref());
+        explain(&analysis, &args.why)?;
         if let Some(c) = &checks {
             out["check"] = c.to_json();
         }
@@ -119,6 +124,7 @@ pub fn run(args: HideArgs) -> Result<ExitCode, String> {
     if args.log {
         print!("{}", analysis.log_text());
     }
+    print!("{}", explain(&analysis, &args.why)?);
     if args.out.is_none() {
         print!("{}", analysis.abstraction_file());
     }
@@ -130,6 +136,36 @@ pub fn run(args: HideArgs) -> Result<ExitCode, String> {
         c.print();
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--why`: for each `SCOPE NAME`, `why: ...` (or that it is concrete) and, for a pointer,
+/// `points-to: ...`. An unknown variable is an error with the abstraction file's message.
+fn explain(a: &Analysis, vars: &[String]) -> Result<String, String> {
+    let mut out = String::new();
+    if vars.is_empty() {
+        return Ok(out);
+    }
+    let queries = a.points_to_queries();
+    for text in vars {
+        let (lines, mut problems) = hiding::absfile::parse(text);
+        let (found, more) = hiding::absfile::resolve(&a.program, &lines);
+        problems.extend(more);
+        let Some(&v) = found.first().filter(|_| problems.is_empty()) else {
+            let message = problems.first().map_or("expected `SCOPE NAME`".to_string(), |d| d.message.clone());
+            return Err(format!("--why {text}: {message}"));
+        };
+        let name = a.program.describe(v);
+        if a.hidden.contains(v) {
+            out.push_str(&format!("why {name}: {}\n", a.why_text(v)));
+        } else {
+            out.push_str(&format!("why {name}: concrete (not hidden)\n"));
+        }
+        if a.program.var(v).ty.is_pointer() {
+            let targets: Vec<String> = queries.of(v).into_iter().map(|t| a.program.describe(t)).collect();
+            out.push_str(&format!("points-to {name}: {{{}}}\n", targets.join(", ")));
+        }
+    }
+    Ok(out)
 }
 
 /// The engine's verdict as text, and the counterexample (inputs, lines) when UNSAFE.
@@ -318,11 +354,25 @@ fn analysis_json(a: &Analysis, t: Option<&Transformed>) -> Value {
         .collect();
     let warnings: Vec<Value> = a.warnings.iter().map(|w| json!({"line": w.line, "kind": format!("{:?}", w.kind), "start": w.span.start, "end": w.span.end, "message": w.message})).collect();
     let size = a.size();
+    // every hidden variable with its derivation, and for pointers the on-demand points-to set
+    let queries = a.points_to_queries();
+    let hidden: Vec<Value> = a
+        .hidden_in_file_order()
+        .into_iter()
+        .map(|v| {
+            let mut entry = json!({"variable": p.describe(v), "why": a.why_text(v)});
+            if p.var(v).ty.is_pointer() {
+                entry["points_to"] = json!(queries.of(v).into_iter().map(|t| p.describe(t)).collect::<Vec<_>>());
+            }
+            entry
+        })
+        .collect();
     let mut out = json!({
         "initial": a.initial.iter().map(|v| p.describe(*v)).collect::<Vec<_>>(),
         "steps": steps, "closed": a.closed,
         "abstraction_file": a.abstraction_file(), "log": a.log_text(),
         "warnings": warnings,
+        "hidden": hidden,
         "size": {"variables": size.variables, "hidden_variables": size.hidden_variables, "bits": size.bits, "hidden_bits": size.hidden_bits},
     });
     if let Some(t) = t {
@@ -330,4 +380,39 @@ fn analysis_json(a: &Analysis, t: Option<&Transformed>) -> Value {
         out["transformed"] = json!({"text": t.text, "line_map": t.line_map, "edits": edits, "nondets": t.nondets.iter().map(|n| json!({"offset": n.offset, "line": n.out_line, "source_start": n.span.start, "source_end": n.span.end})).collect::<Vec<_>>()});
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn appendix() -> Analysis {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/hiding");
+        let source = std::fs::read_to_string(dir.join("appendix.c")).expect("fixture");
+        let mut a = Analysis::new(&source, "appendix.c", "move d\n", InferOptions::default()).expect("parses");
+        a.closure();
+        a
+    }
+
+    #[test]
+    fn why_explains_a_hidden_pointer_and_its_targets() {
+        let a = appendix();
+        let text = explain(&a, &["move d".into(), "main p".into()]).unwrap();
+        assert_eq!(
+            text,
+            "why move d: move d <- initial abstraction file\npoints-to move d: {(global) i}\nwhy main p: main p <- line 14 (rule 1a: an abstract value is stored: the location's key must be hidden) <- (global) i <- line 16 (rule 2a: a pointer is stored into an abstract location: what it points to must be hidden) <- move d <- initial abstraction file\n"
+        );
+        assert!(explain(&a, &["main nosuch".into()]).unwrap_err().starts_with("--why main nosuch: "));
+    }
+
+    #[test]
+    fn json_lists_the_hidden_variables_with_why_and_points_to() {
+        let a = appendix();
+        let out = analysis_json(&a, None);
+        let hidden = out["hidden"].as_array().unwrap();
+        assert_eq!(hidden.len(), 11);
+        assert_eq!(hidden[0]["variable"], "move d");
+        assert_eq!(hidden[0]["points_to"], json!(["(global) i"]));
+        assert!(hidden.iter().all(|h| h["why"].as_str().is_some_and(|w| w.ends_with("initial abstraction file"))));
+    }
 }

@@ -63,7 +63,7 @@ fn value(choice: u8, a: usize, b: usize) -> String {
 fn statement(kind: u8, choice: u8, a: usize, b: usize) -> String {
     let v = value(choice, a, b);
     let (x, p, q) = (INTS[a % 3], PTRS[a % 3], PTRS[b % 3]);
-    match kind % 10 {
+    match kind % 15 {
         0 => format!("{x} = {v};"),
         1 => format!("*{p} = {v};"),
         2 => format!("arr[{} & 3] = {v};", INTS[b % 3]),
@@ -73,7 +73,13 @@ fn statement(kind: u8, choice: u8, a: usize, b: usize) -> String {
         6 => format!("{p} = &arr[{}];", b % 4),
         7 => format!("if ({x} > {}) {{ {} }}", b % 3, statement(choice % 7, kind, b, a)),
         8 => format!("{p} = pick({q}, &{x});"),
-        _ => format!("{x} = f1({v}, {p});"),
+        9 => format!("{x} = f1({v}, {p});"),
+        // locals, loops and side effects under conditions (the simulation test's programs)
+        10 => format!("{{ int l = {v}; {x} = l + 1; }}"),
+        11 => format!("for (int j = 0; j < 2; j++) {{ {x} = {x} + j; }}"),
+        12 => format!("{x} = ({} > 0 && f1({}, &{x}) > 1) ? 1 : 2;", INTS[b % 3], INTS[b % 3]),
+        13 => format!("{x} = ({}++, {} + 1);", INTS[b % 3], INTS[b % 3]),
+        _ => format!("for (int k = f1({x}, &{}), m = 0; m < 1; m++) {{ {} = k; }}", INTS[b % 3], INTS[(b + 1) % 3]),
     }
 }
 
@@ -221,9 +227,12 @@ fn points_to_agrees_with_steensgaard() {
     }
 }
 
-/// The concrete integer state at the end of a run: the values of `names` (globals; `arr`
-/// element-wise, `s0` as `s0.f`) before the last statement executed.
-fn final_state(program: &c_ir::Program, names: &[&str], inputs: &mut dyn FnMut(&c_ir::Type, Option<u32>) -> i128) -> Option<Vec<i128>> {
+/// One observation of a run: a kept source line entered, with the concrete state then.
+type Observation = (u32, Vec<i128>);
+
+/// The concrete integer variables observed: `names` (globals; `arr` element-wise, `s0` as
+/// `s0.f`).
+fn observed(program: &c_ir::Program, names: &[&str]) -> Option<Vec<c_ir::Expr>> {
     use c_ir::{Expr, ExprKind, Type};
     let global = |name: &str| program.globals.iter().copied().find(|g| program.var(*g).name == name);
     let mut exprs = Vec::new();
@@ -236,81 +245,187 @@ fn final_state(program: &c_ir::Program, names: &[&str], inputs: &mut dyn FnMut(&
             _ => exprs.push(var),
         }
     }
+    Some(exprs)
+}
+
+/// Runs `program` and records, every time execution enters a kept source line (`line_of` of
+/// the statement's offset; `None`: not observed) other than the one its procedure was on,
+/// that line and the concrete state. With
+/// `expected`, the run stops at the first observation that differs from it. Returns the
+/// observations and whether the run ended normally.
+fn observe_run(
+    program: &c_ir::Program,
+    exprs: &[c_ir::Expr],
+    line_of: &dyn Fn(u32) -> Option<u32>,
+    inputs: &mut dyn FnMut(&c_ir::Type, Option<u32>) -> i128,
+    expected: Option<&[Observation]>,
+) -> (Vec<Observation>, bool) {
     let current = std::cell::Cell::new(None::<u32>);
-    let mut last = None;
+    let diverged = std::cell::Cell::new(false);
+    let mut trace: Vec<Observation> = Vec::new();
+    // the line each procedure last entered: a line is observed when its procedure enters it
+    // anew, not again when a call made from it returns (what follows the call on that line
+    // differs when a hidden result's store is gone; the next line observes its effect)
+    let mut last_line = std::collections::HashMap::new();
     let mut observe = |at: c_ir::StmtRef, st: &interp::State| {
-        current.set(Some(program.stmt(at).span.start));
-        last = exprs.iter().map(|e| st.eval(e)).collect::<Option<Vec<i128>>>();
+        let offset = program.stmt(at).span.start;
+        current.set(Some(offset));
+        let Some(line) = line_of(offset) else { return };
+        if last_line.get(&at.proc) == Some(&line) || diverged.get() {
+            return;
+        }
+        last_line.insert(at.proc, line);
+        let values = exprs.iter().map(|e| st.eval(e).unwrap_or(i128::MIN)).collect();
+        trace.push((line, values));
+        if let Some(expected) = expected {
+            if expected.get(trace.len() - 1) != trace.last() {
+                diverged.set(true);
+            }
+        }
     };
     let mut input = |t: &c_ir::Type| inputs(t, current.get());
     let limits = Limits { record_path: false, ..Limits::new(20_000) };
-    let result = interp::run_observed(program, &mut input, &limits, &mut observe);
-    matches!(result.outcome, interp::Outcome::Returned(_)).then_some(last).flatten()
+    let result = interp::run_with_stop(program, &mut input, &limits, &mut observe, &|| diverged.get());
+    let returned = matches!(result.outcome, interp::Outcome::Returned(_)) && !diverged.get();
+    (trace, returned)
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 64, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() })]
 
-    /// Every run of the original is matched by a run of the hidden program that ends with the
-    /// same values of the concrete integer variables: the hidden program's `NONDET` choices
-    /// are searched (0/1 for each, depth-first, at most 512 runs).
+    /// The soundness of `tr` (issue 28): every run of the original is matched by a run of the
+    /// hidden program with the same values of the concrete variables at each kept statement
+    /// (each time a source line that the hidden program keeps is entered). The hidden
+    /// program's `NONDET` choices are searched depth-first (0/1 each; a run is cut at its first
+    /// observation that differs from the original's).
     #[test]
-    fn hidden_program_simulates_the_original(
-        stmts in proptest::collection::vec((0u8..10, 0u8..8, 0usize..6, 0usize..6), 1..8),
+    fn hidden_program_simulates_the_original_at_every_kept_statement(
+        stmts in proptest::collection::vec((0u8..15, 0u8..8, 0usize..6, 0usize..6), 1..9),
         picks in proptest::collection::vec(0usize..64, 1..3),
         seed in any::<u64>(),
     ) {
         let source = program(&stmts);
-        let start = Analysis::new(&source, "random.c", "", Default::default()).unwrap();
+        let start = Analysis::new(&source, "random.c", "", Default::default()).map_err(|d| TestCaseError::fail(format!("{d:?}\n{source}")))?;
         let candidates = hideable(&start);
         let initial: Vec<VarId> = picks.iter().map(|k| candidates[k % candidates.len()]).fold(Vec::new(), |mut acc, v| { if !acc.contains(&v) { acc.push(v) } acc });
         let mut a = Analysis::from_program(&source, start.program.clone(), Vec::new(), initial, Vec::new(), Default::default());
         a.closure();
-        if let Some((matched, runs, why)) = simulation(&source, &a, seed) {
-            prop_assert!(matched || runs > 512, "{why}");
+        if let Some(outcome) = simulation(&source, &a, seed) {
+            prop_assert!(outcome.matched, "{}", outcome.why);
         }
     }
 }
 
-/// Searches a run of the hidden program that ends like the original's run on inputs from
-/// `seed`: (matched, runs tried, explanation); `None` when the original stops early.
-fn simulation(source: &str, a: &Analysis, seed: u64) -> Option<(bool, usize, String)> {
-        let names: Vec<&str> = ["g0", "g1", "g2", "arr", "s0"].into_iter().filter(|n| a.program.lookup(&Scope::Global, n).is_some_and(|v| !a.hidden.contains(v))).collect();
-        let t = transform(&a.program, source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
-        let original = c_front::lower(source, "random.c", &c_front::LowerOptions::default()).0.unwrap();
-        let hidden = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default()).0.unwrap();
-        let inputs: Vec<i128> = (0..32).map(|k| ((seed >> (k % 60)) % 19) as i128 - 9).collect();
-        let mut next = 0;
-        let Some(expected) = final_state(&original, &names, &mut |_, _| { next += 1; inputs[(next - 1) % 32] }) else {
-            return None; // the original stopped early (overflow, step limit): nothing to match
-        };
-        let offsets: Vec<u32> = t.nondets.iter().map(|m| m.offset).collect();
-        let mut prefixes: Vec<Vec<i128>> = vec![Vec::new()];
-        let mut runs = 0;
-        let mut matched = false;
-        while let Some(prefix) = prefixes.pop() {
-            runs += 1;
-            if runs > 512 { break; }
-            let (mut next, mut used) = (0usize, Vec::new());
-            let end = final_state(&hidden, &names, &mut |_, at| {
-                if at.is_some_and(|s| offsets.contains(&s)) {
-                    let v = prefix.get(used.len()).copied().unwrap_or(0);
-                    used.push(v);
-                    v
-                } else {
-                    next += 1;
-                    inputs[(next - 1) % 32]
+/// What the search for a simulating run found.
+struct Simulation {
+    matched: bool,
+    /// Runs of the hidden program tried.
+    runs: usize,
+    /// Observations (kept lines entered) of the original's run.
+    observations: usize,
+    why: String,
+}
+
+/// The source lines where a statement or a local declaration of a function body starts (the
+/// lines a run is observed at; headers and braces are not statements).
+fn statement_lines(program: &hiding::Program) -> std::collections::BTreeSet<u32> {
+    use hiding::model::{ForInit, Item, Stmt, StmtKind, TopKind};
+    fn stmt(s: &Stmt, out: &mut std::collections::BTreeSet<u32>) {
+        out.insert(s.line);
+        match &s.kind {
+            StmtKind::Block(items) => items.iter().for_each(|i| item(i, out)),
+            StmtKind::If(_, t, e) => {
+                stmt(t, out);
+                if let Some(e) = e {
+                    stmt(e, out);
                 }
-            });
-            if end.as_ref() == Some(&expected) { matched = true; break; }
-            for j in prefix.len()..used.len() {
-                let mut p = used[..j].to_vec();
-                p.push(1);
-                prefixes.push(p);
             }
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::Switch(_, b) | StmtKind::Labeled(_, b) => stmt(b, out),
+            StmtKind::For(init, _, _, b) => {
+                if let ForInit::Decl(d) = &**init {
+                    out.insert(d.line);
+                }
+                stmt(b, out);
+            }
+            _ => {}
         }
-        let why = format!("no run of the hidden program ends like the original ({expected:?} over {names:?})\nhidden:\n{}\n{}", a.abstraction_file(), t.text);
-        Some((matched, runs, why))
+    }
+    fn item(i: &Item, out: &mut std::collections::BTreeSet<u32>) {
+        match i {
+            Item::Decl(d) => {
+                out.insert(d.line);
+            }
+            Item::Stmt(s) => stmt(s, out),
+        }
+    }
+    let mut out = std::collections::BTreeSet::new();
+    for top in &program.tops {
+        if let TopKind::Func(f) = &top.kind {
+            f.body.iter().for_each(|i| item(i, &mut out));
+        }
+    }
+    out
+}
+
+/// Searches a run of the hidden program that observes the same as the original's run on
+/// inputs from `seed` at every kept line; `None` when the original stops early (overflow,
+/// runtime error, step limit).
+fn simulation(source: &str, a: &Analysis, seed: u64) -> Option<Simulation> {
+    let names: Vec<&str> = ["g0", "g1", "g2", "arr", "s0"].into_iter().filter(|n| a.program.lookup(&Scope::Global, n).is_some_and(|v| !a.hidden.contains(v))).collect();
+    let t = transform(&a.program, source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+    let original = c_front::lower(source, "random.c", &c_front::LowerOptions::default()).0.unwrap();
+    let hidden = c_front::lower(&t.text, "hidden.c", &c_front::LowerOptions::default()).0.unwrap();
+    let (source_lines, hidden_lines) = (hiding::diagnostics::LineIndex::new(source), hiding::diagnostics::LineIndex::new(&t.text));
+    let statements = statement_lines(&a.program);
+    // kept: statement lines where the hidden program still executes something (a block whose
+    // statements were all removed keeps its braces, not a statement)
+    let kept: std::collections::BTreeSet<u32> = hidden
+        .proc_ids()
+        .flat_map(|p| hidden.procs[p.0 as usize].body.iter().map(|st| st.span.start))
+        .filter_map(|offset| t.source_line(hidden_lines.line_col(offset).line))
+        .filter(|l| statements.contains(l))
+        .collect();
+    let original_line = |offset: u32| Some(source_lines.line_col(offset).line).filter(|l| kept.contains(l));
+    let hidden_line = |offset: u32| t.source_line(hidden_lines.line_col(offset).line).filter(|l| kept.contains(l));
+    let inputs: Vec<i128> = (0..32).map(|k| ((seed >> (k % 60)) % 19) as i128 - 9).collect();
+    let mut next = 0;
+    let (expected, returned) = observe_run(&original, &observed(&original, &names)?, &original_line, &mut |_, _| { next += 1; inputs[(next - 1) % 32] }, None);
+    if !returned {
+        return None;
+    }
+    let exprs = observed(&hidden, &names)?;
+    let offsets: Vec<u32> = t.nondets.iter().map(|m| m.offset).collect();
+    let mut prefixes: Vec<Vec<i128>> = vec![Vec::new()];
+    let (mut runs, mut matched, mut best) = (0, false, Vec::new());
+    while let Some(prefix) = prefixes.pop() {
+        runs += 1;
+        if runs > 4096 { break; }
+        let (mut next, mut used) = (0usize, Vec::new());
+        let (trace, returned) = observe_run(&hidden, &exprs, &hidden_line, &mut |_, at| {
+            if at.is_some_and(|s| offsets.contains(&s)) {
+                let v = prefix.get(used.len()).copied().unwrap_or(0);
+                used.push(v);
+                v
+            } else {
+                next += 1;
+                inputs[(next - 1) % 32]
+            }
+        }, Some(&expected));
+        if returned && trace == expected { matched = true; break; }
+        if trace.len() > best.len() { best = trace.clone(); }
+        // choices made after the divergence cannot repair it: branch only before it
+        for j in prefix.len()..used.len() {
+            let mut p = used[..j].to_vec();
+            p.push(1);
+            prefixes.push(p);
+        }
+    }
+    let why = format!(
+        "no run of the hidden program observes what the original does at each kept line ({names:?})\noriginal: {expected:?}\nclosest:  {best:?}\nhidden:\n{}\n{}\n{source}",
+        a.abstraction_file(),
+        t.text
+    );
+    Some(Simulation { matched, runs, observations: expected.len(), why })
 }
 
 #[test]
@@ -320,9 +435,30 @@ fn simulation_search_finds_the_branch_the_original_took() {
     a.closure();
     assert!(!a.hidden.contains(a.program.lookup(&Scope::Global, "g1").unwrap()));
     // inputs from seed 0 are -9 (the branch is not taken), from this seed positive
-    let (matched, runs, why) = simulation(&source, &a, 14).unwrap();
-    assert!(matched, "{why}");
-    assert!(runs > 1, "the first run (NONDET = 0) skips the branch the original took");
+    let outcome = simulation(&source, &a, 14).unwrap();
+    assert!(outcome.matched, "{}", outcome.why);
+    assert!(outcome.runs > 1, "the first run (NONDET = 0) skips the branch the original took");
+    assert!(outcome.observations >= 4, "main's lines are observed one by one");
+}
+
+#[test]
+fn simulation_detects_a_hidden_program_that_differs_at_a_kept_statement() {
+    // hiding g1 without closing the set (footnote 5) makes `g2 = g1` into `g2 = NONDET`
+    // although g2 stays concrete: the runs end alike (g2 = 0), but at the kept line `g2 = 0;`
+    // the original has g2 = 3 and the hidden program (NONDET = 0) has g2 = 0
+    let source = format!("{HEADER}  g1 = 3;\n  g2 = g1;\n  g1 = 0;\n  g2 = 0;\n  return 0;\n}}\n");
+    let a = Analysis::new(&source, "s.c", "(global) g1\n", Default::default()).unwrap();
+    let names = ["g2"];
+    let t = transform(&a.program, &source, &a.hidden, TransformOptions { nondet: NondetStyle::Call, ..Default::default() });
+    assert!(t.text.contains("g2 = __VERIFIER_nondet_int()"), "{}", t.text);
+    let original = c_front::lower(&source, "s.c", &c_front::LowerOptions::default()).0.unwrap();
+    let hidden = c_front::lower(&t.text, "h.c", &c_front::LowerOptions::default()).0.unwrap();
+    let (source_lines, hidden_lines) = (hiding::diagnostics::LineIndex::new(&source), hiding::diagnostics::LineIndex::new(&t.text));
+    let kept: std::collections::BTreeSet<u32> = t.line_map.iter().copied().filter(|l| *l > 0).collect();
+    let (expected, _) = observe_run(&original, &observed(&original, &names).unwrap(), &|o| Some(source_lines.line_col(o).line).filter(|l| kept.contains(l)), &mut |_, _| 0, None);
+    let (trace, _) = observe_run(&hidden, &observed(&hidden, &names).unwrap(), &|o| t.source_line(hidden_lines.line_col(o).line), &mut |_, _| 0, None);
+    assert_eq!(expected.last(), trace.last(), "the final states agree");
+    assert_ne!(expected, trace, "the states at the kept lines do not");
 }
 
 proptest! {
