@@ -52,6 +52,10 @@ fn gallery_examples_give_their_verdicts() {
         ("lock", Verdict::Safe),
         ("driver-state", Verdict::Unsafe),
         ("boolean-program", Verdict::Unsafe),
+        ("inc-foo-mono", Verdict::Safe),
+        ("swap", Verdict::Safe),
+        ("inc-deref", Verdict::Safe),
+        ("struct-counter", Verdict::Safe),
     ];
     // Hide and Shape examples are checked by `hide_shape` (they do not run through `run`)
     let runnable = examples::ALL.iter().filter(|e| !matches!(e.mode, Mode::Hide | Mode::Shape)).count();

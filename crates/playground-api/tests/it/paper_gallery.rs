@@ -20,7 +20,7 @@ pub(crate) fn issue_30_notes_agree() {
     let mono = outcome_of("inc-foo-mono");
     assert_eq!(mono.verdict, Verdict::Safe, "{}", mono.reason);
     assert!(program_text(&mono).contains("{x == 2}, {x == 3}, {x == 4} := choose(0, "), "{}", program_text(&mono));
-    let l1 = mono.invariants.iter().find(|i| i.procedure == "foo" && i.location == "L1:").map(|i| i.formula.clone()).unwrap_or_default();
+    let l1 = mono.invariants.iter().find(|i| i.procedure == "foo" && i.location == "at L1").map(|i| i.formula.clone()).unwrap_or_default();
     assert!(l1.contains("{a == 2} && {b == 3} && {c == 4}"), "{l1}");
     // swap: the added predicates and main's update
     let swap = outcome_of("swap");
