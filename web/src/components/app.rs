@@ -115,9 +115,9 @@ fn session_of(example: &crate::examples::Example) -> Session {
 type SharedBridge = Rc<RefCell<Option<EngineBridge>>>;
 
 /// Spawns a fresh worker into `slot` (terminating any previous one) and asks for its version.
-fn spawn_engine(slot: &SharedBridge, dispatch: Callback<Action>) {
 /// When the worker dies, [`Action::WorkerDied`] makes the app spawn another (an effect on
 /// `worker_deaths`: the dead worker's own listener must not replace its bridge).
+fn spawn_engine(slot: &SharedBridge, dispatch: Callback<Action>) {
     slot.borrow_mut().take(); // terminate the old worker first
     let (events, deaths) = (dispatch.clone(), dispatch.clone());
     match EngineBridge::spawn(move |event| events.emit(Action::Worker(event)), move |why| deaths.emit(Action::WorkerDied(why))) {
@@ -270,7 +270,6 @@ pub fn app() -> Html {
             if state.is_running() {
                 return;
             }
-            if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
             if state.is_paused() {
                 // "Run to the end" of a stepped run
                 if let Some(b) = bridge.borrow().as_ref() {
@@ -279,6 +278,7 @@ pub fn app() -> Html {
                 dispatch.emit(Action::Continued);
                 return;
             }
+            if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
                 spawn_engine(&bridge, dispatch.clone());
             }
             let s = &state.session;
@@ -308,7 +308,6 @@ pub fn app() -> Html {
         });
     }
 
-    let cancel = {
     // A worker that died is replaced at once (the first spawn is the effect above).
     {
         let (bridge, dispatch) = (bridge.clone(), dispatch.clone());
@@ -332,6 +331,7 @@ pub fn app() -> Html {
         });
     }
 
+    let cancel = {
         let (state, bridge, dispatch) = (state.clone(), bridge.clone(), dispatch.clone());
         Callback::from(move |()| {
             if !state.is_running() && !state.is_paused() {
@@ -343,9 +343,9 @@ pub fn app() -> Html {
             spawn_engine(&bridge, dispatch.clone());
         })
     };
-    let step = {
     // Step: one more iteration of a paused stepped run; otherwise the next recorded iteration;
     // with no iterations, a new stepped run (Check mode; the other modes have one iteration).
+    let step = {
         let (state, run, bridge, dispatch) = (state.clone(), run.clone(), bridge.clone(), dispatch.clone());
         Callback::from(move |()| {
             let send = |request: &ToWorker| {
