@@ -153,7 +153,7 @@ fn testdev_shortest_path() {
         RefinementMethod::Wp,
         0,
         expect![[r#"
-            testdev.c [wp] path of 24 steps: infeasible
+            testdev.c [wp] path of 20 steps: infeasible
               testdev_open: inode->i_rdev >> 8 == major
               testdev_open: 'inode->i_rdev >> 8 == major
               main: inode_main.i_rdev >> 8 == major

