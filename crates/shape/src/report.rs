@@ -319,7 +319,7 @@ pub fn run(session: &Session, req: &Request) -> Report {
         })
         .collect();
     let timing = std::env::var_os("SHAPE_TIMING").is_some();
-    let clock = std::time::Instant::now();
+    let clock = web_time::Instant::now(); // std::time::Instant panics in wasm
     let lap = |what: &str| {
         if timing {
             eprintln!("[shape timing] {what}: {:.2}s", clock.elapsed().as_secs_f64());
