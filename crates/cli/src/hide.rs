@@ -387,8 +387,8 @@ mod tests {
     use super::*;
 
     fn appendix() -> Analysis {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/hiding");
-        let source = std::fs::read_to_string(dir.join("appendix.c")).expect("fixture");
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+        let source = std::fs::read_to_string(dir.join("hide_appendix.c")).expect("fixture");
         let mut a = Analysis::new(&source, "appendix.c", "move d\n", InferOptions::default()).expect("parses");
         a.closure();
         a

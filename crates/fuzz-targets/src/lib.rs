@@ -131,7 +131,10 @@ pub fn corpus(target: Target, tests: &Path) -> Vec<Seed> {
             .into_iter()
             .filter_map(|p| {
                 let mut seed = read(&p)?;
-                seed.program = Some(std::fs::read_to_string(p.with_extension("c")).ok()?);
+                // The gallery's programs are kept once, in `tests/programs/hide_<stem>.c`.
+                let stem = p.file_stem()?.to_str()?;
+                let program = [p.with_extension("c"), tests.join("programs").join(format!("hide_{stem}.c"))].into_iter().find(|c| c.exists())?;
+                seed.program = Some(std::fs::read_to_string(program).ok()?);
                 Some(seed)
             })
             .collect(),

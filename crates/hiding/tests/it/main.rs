@@ -1,5 +1,6 @@
 //! Tests of the `hiding` crate (abC, seed 003). Golden files live in `tests/hiding/`
-//! (`UPDATE_EXPECT=1 cargo test -p hiding` updates them).
+//! (`UPDATE_EXPECT=1 cargo test -p hiding` updates them); the gallery's programs are read
+//! from `tests/programs/hide_*.c`, their only copy.
 
 mod bad_input;
 mod golden;
@@ -9,9 +10,18 @@ mod verdicts;
 
 use std::path::PathBuf;
 
-/// `tests/hiding/<name>` at the workspace root.
+/// The gallery's programs, kept once in `tests/programs/` (as `hide_<name>`).
+const GALLERY: [&str; 5] = ["appendix.c", "driver.c", "pointer_chain.c", "spurious.c", "tr_fragment.c"];
+
+/// `tests/hiding/<name>` at the workspace root, or `tests/programs/hide_<name>` for the
+/// gallery's programs.
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/hiding").join(name)
+    let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
+    if GALLERY.contains(&name) {
+        tests.join("programs").join(format!("hide_{name}"))
+    } else {
+        tests.join("hiding").join(name)
+    }
 }
 
 pub fn read_fixture(name: &str) -> String {

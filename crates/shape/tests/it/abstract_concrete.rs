@@ -21,7 +21,7 @@ use shape::{Request, Session};
 const STEPS: usize = 20;
 
 fn session(file: &str, proc: &str, property: &str, pre: &[&str], hints: &str) -> Session {
-    let read = |name: &str| std::fs::read_to_string(format!("{}/../../tests/shape/{name}", env!("CARGO_MANIFEST_DIR"))).expect("example");
+    let read = crate::fixture;
     let req = Request {
         source: read(file),
         file_name: file.into(),

@@ -1,13 +1,10 @@
-//! The paper's two examples and two of our own, end to end (golden files in `tests/shape/`).
+//! The paper's two examples and two of our own, end to end (programs in `tests/programs/shape_*.c`, golden files in `tests/shape/`).
 
 use expect_test::expect_file;
 use shape::report::{Report, Verdict};
 use shape::Request;
 
-fn source(name: &str) -> String {
-    let path = format!("{}/../../tests/shape/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
+use crate::fixture as source;
 
 fn request(file: &str, proc: &str, property: &str, pre: &[&str], bound: u32) -> Request {
     Request {

@@ -32,7 +32,7 @@ fn run_pan(tag: &str, model: &str) -> (u64, bool) {
 }
 
 fn request(file: &str, proc: &str, property: &str, pre: &[&str], hints: Option<&str>) -> Request {
-    let read = |name: &str| std::fs::read_to_string(format!("{}/../../tests/shape/{name}", env!("CARGO_MANIFEST_DIR"))).expect("example");
+    let read = crate::fixture;
     Request {
         source: read(file),
         file_name: file.into(),
