@@ -4,7 +4,17 @@
 //!
 //! Messages are typed values converted by `serde-wasm-bindgen` ([`encode`], [`decode`]) and
 //! copied by `postMessage`'s structured clone: no JSON text is printed on one side and parsed on
-//! the other (see `tests/e2e/bench-messages.mjs` for what this saves on large iteration records).
+//! the other.
+//!
+//! Decision, with its price measured (`tests/e2e/bench-messages.mjs`, figures in its header):
+//! the typed values cost 2 to 5 times what JSON text did (1.1–6.7 ms against 0.6–1.4 ms for a
+//! testdev iteration record, 83 ms against 38 ms for the largest record we know, partition in
+//! Abstract mode with every lattice and WP explanation), because the structured clone of an
+//! object graph and serde-wasm-bindgen's per-field calls across the wasm boundary cost more
+//! than one string. We keep them: a few milliseconds per finished iteration is invisible beside
+//! the iteration's own work (tens to hundreds of milliseconds), and one typed channel means
+//! the worker and the UI cannot disagree on a message's shape. Should records grow by an order
+//! of magnitude, the lattices and WP explanations are the part to send on demand instead.
 //!
 //! Why not gloo-worker: Cancel must stop a run in the middle of synchronous wasm work, and the
 //! only way is `Worker.terminate()`, which gloo-worker's bridge does not offer (its worker can
