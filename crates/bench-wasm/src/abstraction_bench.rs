@@ -1,9 +1,9 @@
 //! The C2BP Table 2 benchmark: small array and list programs with the paper's predicates,
 //! abstracted with both strategies (program, lines, predicates, prover calls, time).
 //!
-//! Callers lower [`programs`] with the front end and pass the results to [`measure`]. Partition (the shared seed
-//! program `tests/programs/partition.c`) and reverse (`mark`) are golden-test programs of
-//! `tests/abstraction`.
+//! Callers lower [`programs`] with the front end and pass the results to [`measure`]. The
+//! programs are the gallery's (`tests/programs/NAME.c`), with the predicate files
+//! `tests/abstraction/NAME.preds` that the golden tests also read.
 
 use abstraction::{abstract_program, AbstractionConfig, Strategy};
 use c_ir::{PredicateSet, Program};
@@ -95,21 +95,21 @@ pub const PARTITION: &str = include_str!("../../../tests/programs/partition.c");
 
 pub const PARTITION_PREDICATES: &str = include_str!("../../../tests/abstraction/partition.preds");
 
-pub const LISTFIND: &str = include_str!("../../../tests/abstraction/table2/listfind.c");
+pub const LISTFIND: &str = include_str!("../../../tests/programs/listfind.c");
 
-pub const LISTFIND_PREDICATES: &str = include_str!("../../../tests/abstraction/table2/listfind.preds");
+pub const LISTFIND_PREDICATES: &str = include_str!("../../../tests/abstraction/listfind.preds");
 
-pub const REVERSE: &str = include_str!("../../../tests/abstraction/mark.c");
+pub const REVERSE: &str = include_str!("../../../tests/programs/reverse.c");
 
-pub const REVERSE_PREDICATES: &str = include_str!("../../../tests/abstraction/mark.preds");
+pub const REVERSE_PREDICATES: &str = include_str!("../../../tests/abstraction/reverse.preds");
 
-pub const KMP: &str = include_str!("../../../tests/abstraction/table2/kmp.c");
+pub const KMP: &str = include_str!("../../../tests/programs/kmp.c");
 
-pub const KMP_PREDICATES: &str = include_str!("../../../tests/abstraction/table2/kmp.preds");
+pub const KMP_PREDICATES: &str = include_str!("../../../tests/abstraction/kmp.preds");
 
-pub const QSORT: &str = include_str!("../../../tests/abstraction/table2/qsort.c");
+pub const QSORT: &str = include_str!("../../../tests/programs/qsort.c");
 
-pub const QSORT_PREDICATES: &str = include_str!("../../../tests/abstraction/table2/qsort.preds");
+pub const QSORT_PREDICATES: &str = include_str!("../../../tests/abstraction/qsort.preds");
 
 #[cfg(test)]
 mod tests {

@@ -65,6 +65,19 @@ pub const MARK: &str = include_str!("../../../tests/programs/mark.c");
 
 pub const MARK_PREDICATES: &str = "mark {\n  this == 0,\n  prev == 0,\n  this->mark == 1,\n  prev->mark == 1\n}\n";
 
+// C2BP Table 2 (§6.2): the programs and the paper's predicate files, kept once
+// (`tests/programs/NAME.c`, `tests/abstraction/NAME.preds`; the golden tests and
+// `bench_wasm::abstraction_bench` read the same files). Reverse is Fig 3's `mark` with the
+// `h`/`hnext` instrumentation and the paper's 7 predicates.
+pub const KMP: &str = include_str!("../../../tests/programs/kmp.c");
+pub const KMP_PREDICATES: &str = include_str!("../../../tests/abstraction/kmp.preds");
+pub const QSORT: &str = include_str!("../../../tests/programs/qsort.c");
+pub const QSORT_PREDICATES: &str = include_str!("../../../tests/abstraction/qsort.preds");
+pub const LISTFIND: &str = include_str!("../../../tests/programs/listfind.c");
+pub const LISTFIND_PREDICATES: &str = include_str!("../../../tests/abstraction/listfind.preds");
+pub const REVERSE: &str = include_str!("../../../tests/programs/reverse.c");
+pub const REVERSE_PREDICATES: &str = include_str!("../../../tests/abstraction/reverse.preds");
+
 pub const LOCK: &str = include_str!("../../../tests/programs/lock.c");
 
 pub const DRIVER_STATE: &str = include_str!("../../../tests/programs/driver_state.c");
@@ -214,6 +227,50 @@ pub const ALL: &[Example] = &[
         source: MARK,
         predicates: MARK_PREDICATES,
         lab_note: "## mark\n\n**Predict.** Which statements of the traversal can change `{this->mark==1}`?\n\n**Click.** *Run* in Abstract mode; hover `prev->next = tmp` and open its WP view.\n\n**Observe.** Morris' rule considers whether `prev->next` may alias `this`, `prev` or their fields; the points-to analysis decides which cases remain.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "kmp",
+        title: "kmp (C2BP Table 2)",
+        mode: Mode::Abstract,
+        description: "Knuth-Morris-Pratt string matching (C2BP §6.2): an array bounds check proved with 4 predicates, index >= 0 and index < length.\nCompare the prover calls with Table 2.",
+        source: KMP,
+        predicates: KMP_PREDICATES,
+        lab_note: "## kmp (C2BP Table 2)\n\n**Settings.** Abstract mode, strategy *exact* (the default), the 4 predicates of `tests/abstraction/kmp.preds`: `0 <= i`, `i < n`, `0 <= j`, `j < m`.\n\n**Predict.** C2BP §6.2: for an array indexed in a loop, \"we simply had to model the bounds index ≥ 0 and index ≤ length(a)\". The `assert` at the top of the search loop is the bounds check of `str[i]`. Which of the 4 predicates does its proof need, and which loop invariant carries them?\n\n**Click.** *Run*. Read the invariants view in the search loop and the *Statistics* panel. Then set the strategy to *lattice* (Settings) and run again.\n\n**Observe.** SAFE: in the search loop the invariant is `{0 <= i} && {i < n}`. C2BP's Table 2 beside this tool:\n\n| run | lines | predicates | prover calls | cache hits | time | result |\n|---|---|---|---|---|---|---|\n| C2BP, Table 2 | 75 | 4 | 286 | – | 7 s | loop invariant |\n| predabs, exact | 29 | 4 | 305 | 0 | † | SAFE |\n| predabs, lattice | 29 | 4 | 297 | 729 | † | SAFE |\n\n**Why they differ.** The paper does not print its kmp (Necula's); ours is a rewrite with the same kind of predicates, so the line counts differ. C2BP asks its theorem prover one implication per cube, pruned by the cone of influence (§5.2); the *lattice* strategy is that search, and the implications it answers from counter-models of earlier queries (cache hits) cost no call. The *exact* strategy enumerates the valuations of each cone with a SAT solver: it counts enumeration steps, not implications. † Time: C2BP called an external prover per query on a 2001 machine; here the bit-precise solver runs in-process and the *Statistics* panel shows milliseconds (machine-dependent, so not pinned).\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "qsort",
+        title: "qsort (C2BP Table 2)",
+        mode: Mode::Abstract,
+        description: "The partition loop of quicksort (C2BP §6.2) with Table 2's 2 predicates: not enough for our bounds check.\nThe lab note gives the 7 predicates that prove it.",
+        source: QSORT,
+        predicates: QSORT_PREDICATES,
+        lab_note: "## qsort (C2BP Table 2)\n\n**Settings.** Abstract mode, strategy *exact* (the default), Table 2's 2 predicates (`tests/abstraction/qsort.preds`): `lo - 1 <= i`, `i < j`.\n\n**Predict.** The partition loop checks `a[i]` against the array's length: `assert(0 <= i && i < 100)`. Are two predicates over `i` and `j` enough?\n\n**Click.** *Run* and read the abstract counterexample. Then replace the predicates with these 7 and run again:\n\n```\nqsort_partition {\n  lo - 1 <= i,\n  i < j,\n  i <= j,\n  lo <= i,\n  0 <= lo,\n  j < hi,\n  hi < 100\n}\n```\n\n**Observe.** With the 2 predicates the error is reachable in the boolean program: UNKNOWN. The assumption `0 <= lo && lo < hi && hi < 100` names no predicate, so `lo >= 0` and `hi < 100` are forgotten; even `{i < j}` after `i = lo - 1; j = lo` is `*` (with 32-bit wrap-around `lo - 1` overflows when `lo` is the smallest int). And `i < j` does not survive the loop body statement by statement: after `i = i + 1` only `i <= j` holds, and `j++` gives `i < j` back only from `i <= j`. With the 7 predicates the verdict is SAFE; leaving out any one of them makes it UNKNOWN again.\n\n| run | lines | predicates | prover calls | cache hits | time | result |\n|---|---|---|---|---|---|---|\n| C2BP, Table 2 | 45 | 2 | 199 | – | 5 s | loop invariant |\n| predabs, exact | 21 | 2 | 112 | 0 | † | UNKNOWN |\n| predabs, exact, 7 predicates | 21 | 7 | 1490 | 0 | † | SAFE |\n\n**Why they differ.** The paper does not print its qsort (Necula's), only that the bounds `index ≥ 0` and `index ≤ length(a)` sufficed. Our rewrite takes `lo` and `hi` as parameters and checks against the declared length 100, so the precondition and the loop bound must be predicates too. Prover calls: see kmp (the exact strategy counts enumeration steps). † Time: milliseconds here (*Statistics*), not pinned.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "listfind",
+        title: "listfind (C2BP Table 2)",
+        mode: Mode::Abstract,
+        description: "Searching a list for a value (C2BP §6.2): the found cell holds the value, with 6 pointer predicates.\nCompare the prover calls with Table 2.",
+        source: LISTFIND,
+        predicates: LISTFIND_PREDICATES,
+        lab_note: "## listfind (C2BP Table 2)\n\n**Settings.** Abstract mode, strategy *exact* (the default), the 6 predicates of `tests/abstraction/listfind.preds`: `curr == NULL`, `found == NULL`, `curr->val == v`, `found->val == v`, `found == curr`, `l == NULL`.\n\n**Predict.** At `assert(found->val == v)`, what must the boolean program know about `found`? Which statement establishes it, and which predicate carries it past `break`?\n\n**Click.** *Run*. Hover `found = curr` and read its assignment; read the invariant before the assertion. Then set the strategy to *lattice* and run again.\n\n**Observe.** SAFE: `found = curr` becomes `{found == NULL}, {found->val == v}, {found == curr} := {curr == NULL}, {curr->val == v}, 1`, and the invariant where `found` is not NULL contains `{found->val == v}`.\n\n| run | lines | predicates | prover calls | cache hits | time | result |\n|---|---|---|---|---|---|---|\n| C2BP, Table 2 | 37 | 6 | 4412 | – | 172 s | loop invariant |\n| predabs, exact | 22 | 6 | 173 | 0 | † | SAFE |\n| predabs, lattice | 22 | 6 | 304 | 3270 | † | SAFE |\n\n**Why they differ.** Our listfind is a rewrite (the paper does not print it). The lattice strategy asks fewer implications than C2BP's 4412 prover calls (calls plus cache hits) and answers most of them from the counter-models of earlier queries. The exact strategy enumerates the valuations of each cone instead of asking one implication per cube. † Time: milliseconds here (*Statistics*), not pinned.\n",
+        techniques: PORTFOLIO,
+        refine: RefineMethod::Wp,
+    },
+    Example {
+        id: "reverse",
+        title: "reverse: mark with h/hnext (C2BP Fig. 3)",
+        mode: Mode::Abstract,
+        description: "C2BP §6.2 in its paper form: mark instrumented with h and hnext, the paper's 7 predicates, h->next == hnext asserted.\nThe paper proves it; here the boolean program reaches the error: the lab note says where.",
+        source: REVERSE,
+        predicates: REVERSE_PREDICATES,
+        lab_note: "## reverse: mark with h/hnext (C2BP Fig. 3, Table 2)\n\n**Settings.** Abstract mode, strategy *exact* (the default), the paper's 7 predicates (`tests/abstraction/reverse.preds`): `h == 0`, `prev == h`, `this == h`, `this->next == hnext`, `prev == this`, `h->next == hnext`, `hnext->next == h`.\n\n**The program.** Table 2's reverse is Fig. 3's `mark` (\"a simplified version of a mark-and-sweep garbage collector. We show the program in Figure 3\"), with the paper's instrumentation: `h` walks from `list` a nondeterministic number of steps (any non-null cell), `hnext = h->next`, and the property `h->next == hnext` is asserted at the end.\n\n**Predict.** The paper: \"BEBOP shows that at the end of the mark procedure, h->next = hnext holds.\" On the way back, `this->next = tmp` restores `h->next` when `this == h`. What must hold of `tmp` then, and is it one of the 7 predicates?\n\n**Click.** *Run*, read the abstract counterexample, then hover `this = list` (line 20) and `this->next = tmp` (line 36). Then set the precision to *boolean* (Settings) and run again.\n\n**Observe.** The error is reachable in the boolean program: UNKNOWN. We do not reproduce the paper's result. Three statements lose what the proof needs:\n\n- `this = list` (line 20) becomes `{this == h}, {this->next == hnext}, {prev == this} := *, *, *`: after the walk no predicate relates `list` and `h`.\n- `while (prev != 0)` (line 32) becomes `assume({h == NULL} => !{prev == h})`: no predicate says `prev == 0`, so the back loop may run on.\n- `this->next = tmp` (line 36) assigns `{h->next == hnext}` the value `choose(!{this == h} & {h->next == hnext}, !{this == h} & !{h->next == hnext})`: when `this == h` the result depends on `tmp == hnext`, which no predicate states.\n\nThe boolean (non-cartesian) precision gives the same UNKNOWN, so the loss is in the predicates, not in C2BP's cartesian approximation.\n\n| run | lines | predicates | prover calls | cache hits | time | result |\n|---|---|---|---|---|---|---|\n| C2BP, Table 2 | 73 | 7 | 26769 | – | 747 s | h->next == hnext proved |\n| predabs, exact | 37 | 7 | 2991 | 0 | † | UNKNOWN |\n| predabs, lattice | 37 | 7 | 4302 | 107450 | † | UNKNOWN |\n| predabs, exact, boolean precision | 37 | 7 | 4040 | 0 | † | UNKNOWN |\n\n**Why they differ.** The paper prints neither the instrumented program nor its boolean program, so we cannot tell how its run carried `tmp == hnext`. The prover calls: C2BP §6.2 notes that in reverse \"every pair of pointers could potentially alias\", so the cones are large; the lattice here asks more implications than C2BP's 26769 prover calls (calls plus cache hits) but answers all but 4302 from the counter-models of earlier queries. † Time: here the *Statistics* panel shows milliseconds to a second (machine-dependent, so not pinned).\n",
         techniques: PORTFOLIO,
         refine: RefineMethod::Wp,
     },

@@ -5,6 +5,7 @@ mod report;
 mod hide_shape;
 
 mod paper_gallery;
+mod table2_gallery;
 use playground_api::{examples, run, Event, Mode, Options, Request, Verdict};
 
 fn request(mode: Mode, source: &str, predicates: &str) -> Request {
@@ -56,6 +57,10 @@ fn gallery_examples_give_their_verdicts() {
         ("swap", Verdict::Safe),
         ("inc-deref", Verdict::Safe),
         ("struct-counter", Verdict::Safe),
+        ("kmp", Verdict::Safe),
+        ("qsort", Verdict::Unknown),
+        ("listfind", Verdict::Safe),
+        ("reverse", Verdict::Unknown),
     ];
     // Hide and Shape examples are checked by `hide_shape` (they do not run through `run`)
     let runnable = examples::ALL.iter().filter(|e| !matches!(e.mode, Mode::Hide | Mode::Shape)).count();
@@ -304,4 +309,6 @@ fn lab_notes_agree_with_the_tool_under_their_settings() {
     }
     // issue 30's entries (swap, '*p vs *'p, inc/foo monomorphic, the struct counter)
     paper_gallery::issue_30_notes_agree();
+    // C2BP Table 2: kmp, qsort, listfind, reverse (mark with h/hnext), the paper's rows beside ours
+    table2_gallery::table_2_notes_agree();
 }

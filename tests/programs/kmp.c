@@ -18,6 +18,7 @@ int kmp(int m, int n) {
   }
   j = -1;
   for (i = 0; i < n; i++) {
+    assert(0 <= i && i < n); /* str[i] is in bounds: n <= 256 */
     while (j >= 0 && pat[j + 1] != str[i])
       j = next[j];
     if (pat[j + 1] == str[i])
