@@ -1,5 +1,5 @@
 //! C2BP Table 2 (§6.2) in the gallery: kmp, qsort, listfind and reverse (Fig. 3's `mark` with
-//! the `h`/`hnext` instrumentation and the paper's 7 predicates). Each lab note puts the
+//! the `h`/`hnext` instrumentation and the paper's 7 predicates). Each lab note lists the
 //! paper's row beside this tool's rows; every row quoted for this tool is recomputed here under
 //! the settings it names, so the note is the golden file: a note cannot drift from the tool (on
 //! a mismatch the message prints the row the tool gives).
@@ -57,7 +57,7 @@ fn check_row(id: &str, label: &str, settings: Run) -> Outcome {
     let o = outcome(id, settings);
     let s = &o.iterations.first().unwrap_or_else(|| panic!("{id} {label}: no iteration")).statistics;
     let row = format!(
-        "| {label} | {} | {} | {} | {} | † | {} |",
+        "- {label}: {} lines, {} predicates, {} prover calls, {} cache hits: {}.",
         lines(e.source),
         s.predicates,
         s.solver_queries,
@@ -72,7 +72,7 @@ fn check_row(id: &str, label: &str, settings: Run) -> Outcome {
 fn check_paper_row(id: &str) {
     let e = example(id);
     let &(_, lines, predicates, calls, seconds) = TABLE_2.iter().find(|r| r.0 == id).expect("a Table 2 program");
-    let row = format!("| C2BP, Table 2 | {lines} | {predicates} | {calls} | – | {seconds} s |");
+    let row = format!("- C2BP, Table 2: {lines} lines, {predicates} predicates, {calls} prover calls, {seconds} s: ");
     assert!(e.lab_note.lines().any(|l| l.starts_with(&row)), "{id}: no paper row `{row}`");
     // the predicates the note names are the entry's, one per line of the predicate file
     let listed: Vec<&str> = e.predicates.lines().map(|l| l.trim().trim_end_matches(',')).filter(|l| !l.is_empty() && !l.contains('{') && *l != "}").collect();
@@ -91,10 +91,10 @@ fn error_reachable(id: &str, o: &Outcome) {
     assert!(o.reason.contains("error is reachable in the boolean program"), "{id}: {}", o.reason);
 }
 
-/// The code block a note quotes (the predicates it asks to paste).
-fn quoted_block(note: &str) -> &str {
-    let start = note.find("```\n").expect("a quoted block") + 4;
-    let len = note[start..].find("```").expect("the block's end");
+/// The predicate file a note quotes in one line of inline code, for pasting.
+fn quoted_predicates<'n>(note: &'n str, procedure: &str) -> &'n str {
+    let start = note.find(&format!("`{procedure} {{")).expect("a quoted predicate file") + 1;
+    let len = note[start..].find('`').expect("the quote's end");
     &note[start..start + len]
 }
 
@@ -114,10 +114,11 @@ pub(crate) fn table_2_notes_agree() {
     let qsort = check_row("qsort", "predabs, exact", Run::Entry);
     error_reachable("qsort", &qsort);
     assert!(program_text(&qsort).contains("{i < j} := *;"), "{}", program_text(&qsort));
-    let block = quoted_block(example("qsort").lab_note);
+    let block = quoted_predicates(example("qsort").lab_note, "qsort_partition");
     let safe = check_row("qsort", "predabs, exact, 7 predicates", Run::Predicates(block));
     assert_eq!(safe.verdict, Verdict::Safe, "{}", safe.reason);
-    let seven: Vec<&str> = block.lines().map(|l| l.trim().trim_end_matches(',')).filter(|l| !l.contains('{') && *l != "}" && !l.is_empty()).collect();
+    let inner = block.trim_start_matches("qsort_partition {").trim_end_matches('}');
+    let seven: Vec<&str> = inner.split(',').map(str::trim).collect();
     assert_eq!(seven.len(), 7);
     for left_out in &seven {
         let rest: Vec<&str> = seven.iter().copied().filter(|p| p != left_out).collect();
