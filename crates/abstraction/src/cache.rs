@@ -66,7 +66,9 @@ pub struct CacheStatistics {
 /// Strengthening results reusable by later abstractions of the same program with the same
 /// settings: create one before the CEGAR loop and pass it to every
 /// [`crate::abstract_program_cached`] call. A cache used with another program or other
-/// settings clears itself.
+/// settings clears itself. Each result is keyed by everything its queries depend on (the goal,
+/// the side assumption, the interpretations of the cone predicates, the settings), so a reused
+/// result is the one a fresh computation would give; results cut short are never stored.
 #[derive(Debug, Default)]
 pub struct AbstractionCache {
     fingerprint: Option<Fingerprint>,

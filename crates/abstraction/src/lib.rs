@@ -1,6 +1,10 @@
 //! C2BP predicate abstraction: a `c-ir` goto program plus predicates become a boolean program.
 //!
-//! Entry point: [`abstract_program`]. Each C statement is translated on its own (C2BP §4,
+//! Entry points: [`abstract_program`] (and [`abstract_program_cached`] with an
+//! [`AbstractionCache`]) with an [`AbstractionConfig`] give an [`Abstraction`]: the boolean
+//! program, its variables, signatures, statistics and the records of the explain views
+//! ([`LatticeRecord`], [`WpRecord`]); [`run_abstract`] and [`model_check_pds`] are the
+//! `predabs abstract` and `predabs mc --engine pds` commands. Each C statement is translated on its own (C2BP §4,
 //! polymorphic predicate abstraction §4–5):
 //! - assignments, `havoc`, `malloc`: the predicates whose weakest precondition changes get a
 //!   parallel assignment `{p} := choose(F(WP(s,p)), F(WP(s,!p)))`;
@@ -11,7 +15,7 @@
 //!   through the `orig`/`γ` interpretation of polymorphic §4.4.3 and §5.4;
 //! - every procedure gets `enforce !F(false)` (C2BP §5.1).
 //!
-//! `F` is computed by [`strengthen`] with either the cube lattice or the exact strategy.
+//! `F` is computed by strengthening (`strengthen`) with either the cube lattice or the exact strategy.
 //! Every emitted boolean statement carries the [`boolprog::Origin`] of its C statement.
 //!
 //! Notes on the semantics:
@@ -29,7 +33,7 @@
 //! - results (of both strategies, and `enforce` components) live in an [`AbstractionCache`]
 //!   keyed by the goal, the assumption and the cone's interpretations; passed to
 //!   [`abstract_program_cached`] it persists across CEGAR iterations, so predicates outside a
-//!   statement's cone leave its strengthenings reusable (see [`cache`]);
+//!   statement's cone leave its strengthenings reusable;
 //! - formulas that use pointers only by equality, dereference and field access are decided at a
 //!   small-model pointer width (see `width`): same answers, far cheaper SAT calls;
 //! - `E_f` follows C2BP §4.5.2 (no locals, no symbolic constants; the entry procedure has no
@@ -43,21 +47,28 @@
 //!   `*'f == '*f`, made true by abstracting the entry statement `'f = f` as `'f, '*f := f, *f`;
 //!   at a call `γ('*f) = orig(*a)` for the actual `a`.
 
-pub mod cache;
-pub mod command;
-pub mod minimise;
+mod cache;
+mod command;
+mod minimise;
 mod morris;
 mod oracle;
-pub mod strengthen;
+mod strengthen;
 mod translate;
 mod width;
 
+// The entry points.
+pub use translate::{abstract_program, abstract_program_cached};
+// Strengthenings reused across CEGAR iterations.
+pub use cache::{AbstractionCache, CacheStatistics};
+// What the explain views show: strengthening records (cube lattices, all-SAT runs) and the
+// alias cases of Morris' weakest preconditions.
 pub use strengthen::{
     CubeOutcome, Cube, Dnf, EnumeratedValuation, ExactRecord, Literal, QueryRecord, StrengthenCounters, Verdict, VisitedCube,
 };
-pub use cache::{AbstractionCache, CacheStatistics};
 pub use morris::{AliasCase, AliasCaseKind, WpRecord};
-pub use translate::{abstract_program, abstract_program_cached};
+// `predabs abstract` and `predabs mc --engine pds` (and the front-end and solver types their
+// inputs need).
+pub use command::{model_check_pds, run_abstract, AbstractCommand, CommandOutput, DataModel, IntegerSemantics, LowerOptions, Syntax};
 
 use c_ir::{Expr, ProcId, StmtRef};
 

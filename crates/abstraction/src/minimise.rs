@@ -4,11 +4,11 @@
 use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
 
 /// A cube over BDD variables `0..n`: `(variable index, polarity)` sorted by index.
-pub type IndexCube = Vec<(usize, bool)>;
+pub(crate) type IndexCube = Vec<(usize, bool)>;
 
 /// The minimised `F(ψ)` and `F(¬ψ)`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MinimisedPair {
+pub(crate) struct MinimisedPair {
     pub goal_primes: Vec<IndexCube>,
     pub goal_cover: Vec<IndexCube>,
     pub negated_goal_primes: Vec<IndexCube>,
@@ -35,13 +35,13 @@ fn valuations_bdd(vars: &BddVariableSet, n: usize, valuations: &[&[bool]]) -> Bd
 }
 
 /// A cube as a BDD.
-pub fn cube_bdd(vars: &BddVariableSet, cube: &[(usize, bool)]) -> Bdd {
+pub(crate) fn cube_bdd(vars: &BddVariableSet, cube: &[(usize, bool)]) -> Bdd {
     let values: Vec<(BddVariable, bool)> = cube.iter().map(|&(i, b)| (variable(i), b)).collect();
     vars.mk_conjunctive_clause(&BddPartialValuation::from_values(&values))
 }
 
 /// A disjunction of cubes as a BDD.
-pub fn dnf_bdd(vars: &BddVariableSet, cubes: &[IndexCube]) -> Bdd {
+pub(crate) fn dnf_bdd(vars: &BddVariableSet, cubes: &[IndexCube]) -> Bdd {
     cubes.iter().fold(vars.mk_false(), |acc, c| acc.or(&cube_bdd(vars, c)))
 }
 
@@ -164,7 +164,7 @@ fn expanded_cover(vars: &BddVariableSet, on: &Bdd, care: &Bdd) -> Vec<IndexCube>
 /// Given the valuations (of `n` cone predicates) consistent with `ψ` and those consistent with
 /// `¬ψ`, minimises `F(ψ) = Proj(ψ) ∧ ¬Proj(¬ψ)` and `F(¬ψ) = Proj(¬ψ) ∧ ¬Proj(ψ)`, with the
 /// inconsistent valuations `¬(Proj(ψ) ∨ Proj(¬ψ))` as don't-cares.
-pub fn minimise_pair(n: usize, with_goal: &[&[bool]], with_negated_goal: &[&[bool]]) -> MinimisedPair {
+pub(crate) fn minimise_pair(n: usize, with_goal: &[&[bool]], with_negated_goal: &[&[bool]]) -> MinimisedPair {
     let vars = BddVariableSet::new_anonymous(n.max(1) as u16);
     let n_vars = n;
     let positive = valuations_bdd(&vars, n_vars, with_goal);
@@ -179,7 +179,7 @@ pub fn minimise_pair(n: usize, with_goal: &[&[bool]], with_negated_goal: &[&[boo
 
 /// Prime implicants and a cover of the complement of the given valuations (`F(false)`: the
 /// inconsistent valuations).
-pub fn minimise_complement(n: usize, consistent: &[&[bool]]) -> (Vec<IndexCube>, Vec<IndexCube>) {
+pub(crate) fn minimise_complement(n: usize, consistent: &[&[bool]]) -> (Vec<IndexCube>, Vec<IndexCube>) {
     let vars = BddVariableSet::new_anonymous(n.max(1) as u16);
     let on = valuations_bdd(&vars, n, consistent).not();
     primes_and_cover(&vars, n, &on, &vars.mk_false())

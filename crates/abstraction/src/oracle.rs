@@ -9,7 +9,7 @@ use solver::{Answer, Lit, SolveResult, Solver};
 use web_time::Instant;
 
 /// Cube checks `E(cube) ⇒ ±ψ` where cube variable `i` stands for `interpretations[i]`.
-pub struct SolverOracle<'a> {
+pub(crate) struct SolverOracle<'a> {
     pub program: &'a Program,
     pub solver: &'a mut Solver,
     pub interpretations: &'a [Expr],
@@ -33,7 +33,7 @@ pub struct SolverOracle<'a> {
 /// A lattice search's incremental context: the cone predicates, `ψ` and the side condition
 /// encoded once; each cube query is one `solve` under assumptions, and its model gives the
 /// counter-model's valuation of the whole cone.
-pub struct LatticeContext {
+pub(crate) struct LatticeContext {
     context: solver::Context,
     /// The cone's predicate indices, sorted.
     cone: Vec<u32>,
@@ -46,14 +46,14 @@ pub struct LatticeContext {
 /// When the abstraction stops asking the solver: its own time limit
 /// ([`crate::AbstractionConfig::time_budget_ms`]) and the run's work meter (the solver's).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
+pub(crate) struct Limits {
     pub deadline: Option<Instant>,
     pub meter: budget::Meter,
 }
 
 impl Limits {
     /// Whether the time limit has passed or the work budget is spent.
-    pub fn reached(&self) -> bool {
+    pub(crate) fn reached(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d) || self.meter.exhausted()
     }
 }
@@ -202,7 +202,7 @@ impl SolverOracle<'_> {
     /// All satisfiable combinations (valuation of `cone`, values of `goals`), by all-SAT with
     /// blocking clauses over those literals; `Err` with those found so far if cut short by
     /// `limit`, the conflict budget or the deadline.
-    pub fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Result<Vec<(Vec<bool>, Vec<bool>)>, Vec<(Vec<bool>, Vec<bool>)>> {
+    pub(crate) fn enumerate_goals(&mut self, cone: &[u32], goals: &[&Expr], limit: usize, solver_calls: &mut u64) -> Result<Vec<(Vec<bool>, Vec<bool>)>, Vec<(Vec<bool>, Vec<bool>)>> {
         if self.out_of_time() {
             // past the budget: do not even encode (the caller falls back to the coarse answer)
             return Err(Vec::new());

@@ -75,7 +75,7 @@ pub enum Verdict {
 
 /// One answered query, with what the recorder shows about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueryAnswer {
+pub(crate) struct QueryAnswer {
     pub verdict: Verdict,
     /// Whether the answer came from a cache (no solver call was made).
     pub cached: bool,
@@ -87,7 +87,7 @@ pub struct QueryAnswer {
 }
 
 /// "Does the conjunction of `cube` imply the goal (or its negation)?" for the lattice strategy.
-pub trait ImplicationOracle {
+pub(crate) trait ImplicationOracle {
     /// Decides `E(cube) ⇒ ψ` when `goal_positive`, else `E(cube) ⇒ ¬ψ`.
     fn cube_implies(&mut self, cube: &[Literal], goal_positive: bool) -> QueryAnswer;
     /// The query in C syntax, for the lattice view (only called when recording).
@@ -106,7 +106,7 @@ pub struct EnumeratedValuation {
 }
 
 /// The exact strategy's access to the decision procedure.
-pub trait ValuationOracle {
+pub(crate) trait ValuationOracle {
     /// Every combination (valuation of `cone`, value of `ψ`) that is satisfiable, by all-SAT
     /// enumeration with blocking clauses. `Err` holds the combinations found before the
     /// enumeration was cut short (then the caller must fall back to a sound
@@ -117,7 +117,7 @@ pub trait ValuationOracle {
 
 /// What an all-SAT enumeration found: `Ok` all combinations, `Err` those found before it was
 /// cut short.
-pub type Enumeration = Result<Vec<EnumeratedValuation>, Vec<EnumeratedValuation>>;
+pub(crate) type Enumeration = Result<Vec<EnumeratedValuation>, Vec<EnumeratedValuation>>;
 
 /// What happened to one cube of the lattice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -156,7 +156,7 @@ pub struct VisitedCube {
 
 /// Settings of one strengthening.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StrengthenSettings {
+pub(crate) struct StrengthenSettings {
     /// Maximum cube length `k` for the lattice (`None`: unbounded, exact).
     pub max_cube_length: Option<usize>,
     /// Record every visited cube and query.
@@ -171,11 +171,11 @@ pub struct StrengthenSettings {
 }
 
 impl StrengthenSettings {
-    pub fn new(max_cube_length: Option<usize>, record: bool) -> StrengthenSettings {
+    pub(crate) fn new(max_cube_length: Option<usize>, record: bool) -> StrengthenSettings {
         StrengthenSettings { max_cube_length, record, enumeration_limit: 1 << 14, goal_only: false, limits: crate::oracle::Limits::default() }
     }
     /// The same settings with cubes of at most `k` literals.
-    pub fn with_cubes_at_most(self, k: usize) -> StrengthenSettings {
+    pub(crate) fn with_cubes_at_most(self, k: usize) -> StrengthenSettings {
         StrengthenSettings { max_cube_length: Some(self.max_cube_length.unwrap_or(k).min(k)), ..self }
     }
 }
@@ -216,7 +216,7 @@ pub struct ExactRecord {
 
 /// The result of strengthening `ψ`: `F(ψ)` and `F(¬ψ)` as disjunctions of cubes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Strengthening {
+pub(crate) struct Strengthening {
     /// `F_V(ψ)`.
     pub goal: Dnf,
     /// `F_V(¬ψ)`.
@@ -311,7 +311,7 @@ fn is_subset(small: &[Literal], big: &[Literal]) -> bool {
 /// The cube-lattice search of BOOP §4.4.1: cubes over the `cone` predicates by increasing
 /// length; each cube is checked against `ψ` and `¬ψ`; supersets of cubes that imply either are
 /// pruned, so the results are the prime implicants of `F(ψ)` and `F(¬ψ)`.
-pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, settings: &StrengthenSettings) -> Strengthening {
+pub(crate) fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, settings: &StrengthenSettings) -> Strengthening {
     lattice_strengthen_seeded(cone, oracle, settings, Vec::new())
 }
 
@@ -320,7 +320,7 @@ pub fn lattice_strengthen(cone: &[u32], oracle: &mut dyn ImplicationOracle, sett
 /// that a known model refutes is answered without the oracle (counted as a cache hit); every
 /// counter-model the oracle reports joins them. The result is the same, with fewer queries:
 /// most cubes of a large cone imply neither side, and one model refutes many of them.
-pub fn lattice_strengthen_seeded(
+pub(crate) fn lattice_strengthen_seeded(
     cone: &[u32],
     oracle: &mut dyn ImplicationOracle,
     settings: &StrengthenSettings,
@@ -401,7 +401,7 @@ pub fn lattice_strengthen_seeded(
 /// The exact strategy: enumerate the satisfiable (cone valuation, `ψ`) combinations, then
 /// `F(ψ)` is the set of consistent valuations where only `ψ` is possible, minimised to prime
 /// implicants with BDDs (inconsistent valuations serve as don't-cares).
-pub fn exact_strengthen(cone: &[u32], oracle: &mut dyn ValuationOracle, settings: &StrengthenSettings) -> Strengthening {
+pub(crate) fn exact_strengthen(cone: &[u32], oracle: &mut dyn ValuationOracle, settings: &StrengthenSettings) -> Strengthening {
     let mut counters = StrengthenCounters::default();
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();
@@ -420,7 +420,7 @@ fn cut_short(counters: StrengthenCounters, settings: &StrengthenSettings, partia
 
 /// The exact strategy's second half: minimise `F(ψ)` and `F(¬ψ)` from the enumerated
 /// (cone valuation, `ψ`) combinations (cone sorted, as enumerated).
-pub fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>, mut counters: StrengthenCounters, settings: &StrengthenSettings) -> Strengthening {
+pub(crate) fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>, mut counters: StrengthenCounters, settings: &StrengthenSettings) -> Strengthening {
     counters.cubes_visited += valuations.len() as u64;
     let with_goal: Vec<&[bool]> = valuations.iter().filter(|v| v.goal).map(|v| v.values.as_slice()).collect();
     let with_negated_goal: Vec<&[bool]> = valuations.iter().filter(|v| !v.goal).map(|v| v.values.as_slice()).collect();
@@ -441,7 +441,7 @@ pub fn exact_from_valuations(cone: &[u32], valuations: Vec<EnumeratedValuation>,
 
 /// `F(false)` by the exact strategy: the valuations of the cone predicates that are
 /// inconsistent (the oracle's goal must be `true`), minimised to prime implicants.
-pub fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, settings: &StrengthenSettings) -> Strengthening {
+pub(crate) fn exact_inconsistency(cone: &[u32], oracle: &mut dyn ValuationOracle, settings: &StrengthenSettings) -> Strengthening {
     let mut counters = StrengthenCounters::default();
     let mut cone: Vec<u32> = cone.to_vec();
     cone.sort_unstable();

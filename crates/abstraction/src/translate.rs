@@ -31,7 +31,7 @@ pub fn abstract_program(program: &Program, predicates: &c_ir::PredicateSet, conf
 
 /// [`abstract_program`] reusing (and filling) `cache`, whose entries persist across calls for
 /// the same program, e.g. the iterations of a CEGAR loop. The result is the one
-/// [`abstract_program`] computes (see [`crate::cache`] for why reuse is exact); while
+/// [`abstract_program`] computes (see [`AbstractionCache`] for why reuse is exact); while
 /// lattices are recorded the cache is not used.
 pub fn abstract_program_cached(
     program: &Program,

@@ -8,7 +8,7 @@
 //! (`NULL` and the addresses of the program's variables and string literals):
 //! - a 64-bit model maps to a `w`-bit one by an injective renaming of the pointer values that
 //!   keeps `NULL` and every constant address (variable slot `s` is `s << 32` at 64 bits and `s`
-//!   below 32 bits, see [`solver::encode::constant_address`]), so every equality, the memory
+//!   below 32 bits, see the memory model in [`solver`]), so every equality, the memory
 //!   model's congruences (equal addresses ⇒ equal values) and the field-address constraints
 //!   (injective, non-null, distinct from other fields and from variables) keep their truth;
 //! - a `w`-bit model maps back to 64 bits the same way.
@@ -78,7 +78,7 @@ fn equality_only(e: &Expr) -> bool {
 
 /// The pointer width to decide `formulas` with: `configured` unless every formula is
 /// equality-only on pointers, then the smallest width with room for every value (at least 8).
-pub fn pointer_bits_for(program: &Program, formulas: &[&Expr], configured: u32) -> u32 {
+pub(crate) fn pointer_bits_for(program: &Program, formulas: &[&Expr], configured: u32) -> u32 {
     if configured <= MIN_BITS || !formulas.iter().all(|f| equality_only(f)) {
         return configured;
     }

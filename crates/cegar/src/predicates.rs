@@ -97,10 +97,10 @@ pub fn error_guard_predicates(program: &Program) -> Vec<(Option<ProcId>, Expr)> 
             for j in preds {
                 if let StmtKind::Assume { cond } = &proc.body[j].kind {
                     let mut atoms = Vec::new();
-                    refine::wp::atoms(cond, &mut atoms);
+                    refine::atoms(cond, &mut atoms);
                     for a in atoms {
-                        let a = refine::wp::strip_negation(&a);
-                        if a.ty != Type::Bool || refine::wp::is_ground(&a) {
+                        let a = refine::strip_negation(&a);
+                        if a.ty != Type::Bool || refine::is_ground(&a) {
                             continue;
                         }
                         if let Some(scope) = predicate_scope(program, &a) {
@@ -123,10 +123,10 @@ pub fn condition_predicates(program: &Program) -> Vec<(Option<ProcId>, Expr)> {
         for stmt in &program.proc(proc_id).body {
             if let StmtKind::Assume { cond } = &stmt.kind {
                 let mut atoms = Vec::new();
-                refine::wp::atoms(cond, &mut atoms);
+                refine::atoms(cond, &mut atoms);
                 for a in atoms {
-                    let a = refine::wp::strip_negation(&a);
-                    if a.ty != Type::Bool || refine::wp::is_ground(&a) {
+                    let a = refine::strip_negation(&a);
+                    if a.ty != Type::Bool || refine::is_ground(&a) {
                         continue;
                     }
                     if let Some(scope) = predicate_scope(program, &a) {

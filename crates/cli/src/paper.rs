@@ -2,13 +2,12 @@
 //! `--query 'LABEL: EXPR'`, `--integers wrap|ideal`, `--enforce on|off`, `--points-to on|off`,
 //! `--distribute-f`, `--precision cartesian|boolean`)
 //! and `predabs mc --engine pds` (BOOP ch. 6's pushdown view). The work is done by
-//! `abstraction::command`; this module maps the flags.
+//! `abstraction::run_abstract` and `abstraction::model_check_pds`; this module maps the flags.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use abstraction::command::{self, AbstractCommand, CommandOutput, Syntax};
-use abstraction::{AbstractionConfig, Strategy};
+use abstraction::{AbstractCommand, AbstractionConfig, CommandOutput, Strategy, Syntax};
 use clap::ValueEnum;
 
 use crate::{file_name, read, EngineArgs, StrategyArg};
@@ -101,8 +100,8 @@ fn config(engine: &EngineArgs, paper: &PaperArgs) -> AbstractionConfig {
     config.max_cube_length = (engine.max_cube > 0).then_some(engine.max_cube as usize);
     config.solver.int_width = (engine.int_width > 0).then_some(engine.int_width);
     config.solver.integers = match paper.integers {
-        IntegersArg::Wrap => command::IntegerSemantics::Wrap,
-        IntegersArg::Ideal => command::IntegerSemantics::Ideal,
+        IntegersArg::Wrap => abstraction::IntegerSemantics::Wrap,
+        IntegersArg::Ideal => abstraction::IntegerSemantics::Ideal,
     };
     config.enforce = paper.enforce == Switch::On;
     config.points_to = paper.points_to == Switch::On;
@@ -150,13 +149,13 @@ pub(crate) fn run_abstract(
         queries: paper.queries.clone(),
         invariants,
     };
-    Ok(emit(command::run_abstract(&command)))
+    Ok(emit(abstraction::run_abstract(&command)))
 }
 
-fn c_front_options(engine: &EngineArgs) -> abstraction::command::LowerOptions {
-    let mut options = abstraction::command::LowerOptions::default();
+fn c_front_options(engine: &EngineArgs) -> abstraction::LowerOptions {
+    let mut options = abstraction::LowerOptions::default();
     if engine.data_model.eq_ignore_ascii_case("ILP32") {
-        options.data_model = abstraction::command::DataModel::Ilp32;
+        options.data_model = abstraction::DataModel::Ilp32;
     }
     options
 }
@@ -164,7 +163,7 @@ fn c_front_options(engine: &EngineArgs) -> abstraction::command::LowerOptions {
 /// `predabs mc FILE.bp --engine pds`.
 pub(crate) fn run_mc_pds(file: &Path, error_labels: &[String]) -> Result<ExitCode, String> {
     let text = read(file)?;
-    Ok(emit(command::model_check_pds(
+    Ok(emit(abstraction::model_check_pds(
         &text,
         &file_name(file),
         error_labels,

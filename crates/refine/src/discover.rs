@@ -17,7 +17,7 @@ pub struct DiscoveredPredicate {
 /// call-instance copies back to program variables, rewrites caller values passed as arguments
 /// into the callee's symbolic constants `'f`, and drops what no single scope can express
 /// (fresh inputs, variables of two procedures, constants).
-pub fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<DiscoveredPredicate> {
+pub(crate) fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<DiscoveredPredicate> {
     let mut out: Vec<DiscoveredPredicate> = Vec::new();
     let projected = project_inputs(path, candidates);
     for (step, condition) in candidates.iter().chain(&projected) {
@@ -127,7 +127,7 @@ fn with_unmodified_formals_as_symbolic_constants(program: &Program, proc: ProcId
 /// element inside the callee, yet the callee's boolean program needs the condition in its own
 /// terms (`c->value > c->limit` for the caller's `k.value > k.limit`, C2BP §4.5's return
 /// predicates) for the call to keep it. `from` is the first step the explanation covers.
-pub fn conditions_at_call_boundaries(path: &ExpandedPath, thread: &crate::threads::ConditionThread, from: usize) -> Vec<(usize, Expr)> {
+pub(crate) fn conditions_at_call_boundaries(path: &ExpandedPath, thread: &crate::threads::ConditionThread, from: usize) -> Vec<(usize, Expr)> {
     let mut out = Vec::new();
     for i in from.max(1)..=thread.origin_step.min(path.steps.len().saturating_sub(1)) {
         let step = &path.steps[i];

@@ -31,7 +31,7 @@ struct Bound {
 
 /// The consequences, free of `fresh` variables, of the conjunction of `conditions` (all at the same
 /// path point). `is_fresh` tells which variables to eliminate; results still mentioning one are dropped.
-pub fn eliminate_fresh(conditions: &[Expr], is_fresh: &dyn Fn(VarId) -> bool) -> Vec<Expr> {
+pub(crate) fn eliminate_fresh(conditions: &[Expr], is_fresh: &dyn Fn(VarId) -> bool) -> Vec<Expr> {
     let mut literals = Vec::new();
     for c in conditions {
         conjuncts_as_literals(c, true, &mut literals);

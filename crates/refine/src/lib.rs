@@ -2,23 +2,37 @@
 //! linear C path, decides its feasibility by weakest preconditions with condition threads or by
 //! NEWTON-style strongest postconditions, and discovers scoped predicates from infeasible paths.
 //!
-//! Entry point: [`analyze_path`]. The result carries the per-step feasibility table (Fig 7.3 for
-//! `wp`, the Ω/Φ/Π rows of Fig 7.5 for `sp`) as display strings for the UI.
+//! Entry points:
+//! - [`analyze_path`] with a [`RefineConfig`] ([`RefinementMethod`] `wp` or `sp`,
+//!   [`SolverSettings`]): the [`PathAnalysis`] carries the [`PathVerdict`] (model values, or the
+//!   scoped [`DiscoveredPredicate`]s that explain the infeasibility) and the per-step feasibility
+//!   table (Fig 7.3 for `wp`, the Ω/Φ/Π rows of Fig 7.5 for `sp`) as display strings for the UI;
+//! - [`expand_path`]: the linear C path ([`ExpandedPath`]) of an abstract counterexample's
+//!   statements, calls entered;
+//! - [`atoms`], [`strip_negation`], [`is_ground`]: the predicate helpers the CEGAR loop uses to
+//!   pick predicates from conditions.
 
-pub mod discover;
-pub mod eliminate;
-pub mod newton;
-pub mod path;
-pub mod solve;
-pub mod threads;
-pub mod wp;
+mod discover;
+mod eliminate;
+mod newton;
+mod path;
+mod solve;
+mod threads;
+mod wp;
 
-pub use discover::{scope_predicates, DiscoveredPredicate};
-pub use newton::{analyze_sp, SpAnalysis, SpDelta, SpRow, SpVerdict};
+// The linear C path of a counterexample.
 pub use path::{expand_path, CallInstance, ExpandedPath, PathError, PathInput, PathOp, PathStep};
-pub use solve::{check_conjunction, SatAnswer, SolverSettings};
-pub use threads::{analyze_wp, ConditionThread, WpAnalysis, WpVerdict};
+// What an analysis finds: scoped predicates, and the `wp` condition threads.
+pub use discover::DiscoveredPredicate;
+pub use threads::ConditionThread;
+// Solver settings of an analysis.
+pub use solve::SolverSettings;
+// Predicate helpers: atoms of a condition, the predicate under negations, constant formulas.
+pub use wp::{atoms, is_ground, strip_negation};
 
+use discover::scope_predicates;
+use newton::{analyze_sp, SpAnalysis, SpDelta, SpVerdict};
+use threads::{analyze_wp, WpAnalysis, WpVerdict};
 use c_ir::{display_expr, Program, StmtRef};
 
 /// How feasibility is decided and predicates are found.

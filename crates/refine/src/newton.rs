@@ -13,7 +13,7 @@ use std::collections::HashMap;
 
 /// What one step changed in the symbolic state (the rows of Fig 7.5, as deltas).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpDelta {
+pub(crate) enum SpDelta {
     /// Ω(var) := value; `previous` went to Π.
     Value { var: VarId, value: Expr, previous: Option<Expr> },
     /// Φ gained `condition` (Ω applied to the assumption `original`).
@@ -21,13 +21,13 @@ pub enum SpDelta {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpRow {
+pub(crate) struct SpRow {
     pub step: usize,
     pub delta: SpDelta,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SpVerdict {
+pub(crate) enum SpVerdict {
     /// Φ is satisfiable: model values of the path inputs and of the start values in
     /// [`SpAnalysis::initial_vars`] order.
     Feasible { inputs: Vec<Option<i128>>, initial_values: Vec<Option<i128>> },
@@ -39,7 +39,7 @@ pub enum SpVerdict {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpAnalysis {
+pub(crate) struct SpAnalysis {
     pub rows: Vec<SpRow>,
     pub verdict: SpVerdict,
     pub initial_vars: Vec<Expr>,
@@ -53,7 +53,7 @@ struct Condition {
 
 /// Simulates `path` forward and decides feasibility; `Unknown` for paths through memory
 /// (pointers, arrays, fields), which the caller checks with weakest preconditions instead.
-pub fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> SpAnalysis {
+pub(crate) fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> SpAnalysis {
     let mut omega: HashMap<VarId, Expr> = HashMap::new();
     // first step at which each variable was assigned
     let mut first_update: HashMap<VarId, usize> = HashMap::new();
@@ -233,7 +233,7 @@ fn omega_at(rows: &[SpRow], x: VarId, step: usize) -> Option<Expr> {
 }
 
 /// An expression with the start values θ_x shown as `θx` symbols (for the Fig 7.5 table).
-pub fn display_symbolic(path: &ExpandedPath, e: &Expr) -> String {
+pub(crate) fn display_symbolic(path: &ExpandedPath, e: &Expr) -> String {
     let shown = logic::substitute::map_expr(e, &mut |sub| match sub.kind {
         ExprKind::Var(v) => Some(Expr::new(ExprKind::App(c_ir::Symbol::Theta(v), Vec::new()), sub.ty.clone())),
         _ => None,

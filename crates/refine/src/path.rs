@@ -310,7 +310,7 @@ fn add_fresh(out: &mut ExpandedPath, name: String, ty: Type, proc: ProcId, copy_
 
 /// Whether the expression reads memory through a pointer or array (the path checks only
 /// support these when the solver's memory model does).
-pub fn uses_memory(e: &Expr) -> bool {
+pub(crate) fn uses_memory(e: &Expr) -> bool {
     let mut found = false;
     e.visit(&mut |x| {
         if matches!(x.kind, ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::AddrOf(_) | ExprKind::Field(..)) {

@@ -7,7 +7,7 @@ use solver::{SolveResult, Solver, SolverConfig};
 
 /// Answer of a satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SatAnswer {
+pub(crate) enum SatAnswer {
     /// Satisfiable; the values of the requested expressions in one model (`None` when the
     /// formula does not constrain one).
     Sat(Vec<Option<i128>>),
@@ -24,7 +24,7 @@ pub struct SolverSettings {
 
 /// Whether the conjunction of `formulas` is satisfiable; on success the model's values of
 /// `model_of` (asked only when non-empty, through the solver's incremental context).
-pub fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of: &[Expr], stats: &mut RefineStatistics) -> SatAnswer {
+pub(crate) fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of: &[Expr], stats: &mut RefineStatistics) -> SatAnswer {
     stats.solver_calls += 1;
     if formulas.iter().any(|f| f.is_false()) {
         return SatAnswer::Unsat;
@@ -60,7 +60,7 @@ pub fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of: &[Exp
 /// interpreter rejects a run that does it). 32-bit operations are compared with their exact
 /// 64-bit result, 64-bit sums and differences by the signs of operands and result; 64-bit
 /// products are left unconstrained.
-pub fn no_signed_overflow(formulas: &[Expr]) -> Vec<Expr> {
+pub(crate) fn no_signed_overflow(formulas: &[Expr]) -> Vec<Expr> {
     use c_ir::{BinaryOp, ExprKind, Type};
     let mut out: Vec<Expr> = Vec::new();
     for f in formulas {
@@ -96,7 +96,7 @@ pub fn no_signed_overflow(formulas: &[Expr]) -> Vec<Expr> {
 /// The values of `model_of` in a model of `formulas` where no signed arithmetic overflows, when
 /// there is one (so that the inputs replay in the concrete interpreter); otherwise `values`, the
 /// model already found.
-pub fn prefer_defined_model(
+pub(crate) fn prefer_defined_model(
     solver: &mut Solver,
     formulas: &[Expr],
     model_of: &[Expr],
@@ -111,5 +111,63 @@ pub fn prefer_defined_model(
     match check_conjunction(solver, &all, model_of, stats) {
         SatAnswer::Sat(defined) => defined,
         SatAnswer::Unsat | SatAnswer::Unknown(_) => values,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Models without signed overflow: the inputs of a feasible path must replay in the concrete
+    // interpreter, which rejects signed overflow as undefined behaviour.
+    use super::{check_conjunction, no_signed_overflow, prefer_defined_model, SatAnswer};
+    use crate::RefineStatistics;
+    use c_ir::{BinaryOp, Expr, Program, Type};
+
+    fn lower_source(source: &str) -> Program {
+        let (program, diagnostics) = c_front::lower(source, "test.c", &c_front::LowerOptions::default());
+        assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
+        program.expect("lowered")
+    }
+
+    fn int() -> Type {
+        Type::Int { bits: 32, signed: true }
+    }
+
+    #[test]
+    fn feasible_models_avoid_signed_overflow_when_they_can() {
+        let program = lower_source("int x; long y; int main(void) { return 0; }");
+        let var = |name: &str, ty: Type| {
+            let id = program.vars.iter().position(|v| v.name == name).expect("variable");
+            Expr::var(c_ir::VarId(id as u32), ty)
+        };
+        let x = var("x", int());
+        let long = Type::Int { bits: 64, signed: true };
+        let y = var("y", long.clone());
+        let mut solver = solver::Solver::new(&program, &solver::SolverConfig::c_semantics());
+        let mut stats = RefineStatistics::default();
+        let min = i32::MIN as i128;
+
+        // `x - 10 > 0` holds for x in 11..=INT_MAX and, wrapping, for x in INT_MIN..INT_MIN+10
+        let wraps = vec![Expr::binary(BinaryOp::Gt, Expr::binary(BinaryOp::Sub, x.clone(), Expr::int(10, int())), Expr::int(0, int()))];
+        assert_eq!(no_signed_overflow(&wraps).len(), 1);
+        let values = prefer_defined_model(&mut solver, &wraps, std::slice::from_ref(&x), &mut stats, vec![Some(min)]);
+        assert!(values[0].is_some_and(|v| v >= 11), "{values:?}");
+        // the defined model is a model of the formulas
+        let pinned = [wraps[0].clone(), Expr::eq(x.clone(), Expr::int(values[0].unwrap(), int()))];
+        assert!(matches!(check_conjunction(&mut solver, &pinned, &[], &mut stats), SatAnswer::Sat(_)));
+
+        // `x + 1 < x` holds only by overflow: the model found first is kept
+        let only = vec![Expr::binary(BinaryOp::Lt, Expr::binary(BinaryOp::Add, x.clone(), Expr::int(1, int())), x.clone())];
+        let values = prefer_defined_model(&mut solver, &only, std::slice::from_ref(&x), &mut stats, vec![Some(i32::MAX as i128)]);
+        assert_eq!(values, vec![Some(i32::MAX as i128)]);
+
+        // 64 bits: sums by the signs of operands and result
+        let big = vec![Expr::binary(BinaryOp::Lt, Expr::binary(BinaryOp::Add, y.clone(), Expr::int(5, long.clone())), Expr::int(0, long.clone()))];
+        let values = prefer_defined_model(&mut solver, &big, std::slice::from_ref(&y), &mut stats, vec![Some(i64::MAX as i128)]);
+        assert!(values[0].is_some_and(|v| v < -5), "{values:?}");
+        // constants alone and unsigned arithmetic need no side condition
+        let unsigned = Type::Int { bits: 32, signed: false };
+        let u = Expr::cast(x.clone(), unsigned.clone());
+        let plain = vec![Expr::binary(BinaryOp::Lt, Expr::binary(BinaryOp::Add, u, Expr::int(1, unsigned.clone())), Expr::int(3, unsigned))];
+        assert!(no_signed_overflow(&plain).is_empty());
     }
 }

@@ -31,7 +31,7 @@ impl ConditionThread {
 
 /// The result of the backward pass.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum WpVerdict {
+pub(crate) enum WpVerdict {
     /// The preconditions at the start are satisfiable; the model's values of the path inputs and
     /// of the variables read before being written (in [`WpAnalysis::initial_vars`] order).
     Feasible { inputs: Vec<Option<i128>>, initial_values: Vec<Option<i128>> },
@@ -44,7 +44,7 @@ pub enum WpVerdict {
 /// The condition threads of a path and the verdict (the Fig 7.3 table is
 /// [`WpAnalysis::conditions_before`] for every step).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WpAnalysis {
+pub(crate) struct WpAnalysis {
     pub threads: Vec<ConditionThread>,
     pub verdict: WpVerdict,
     /// The variables the start conditions mention (whose initial values a model provides).
@@ -55,14 +55,14 @@ pub struct WpAnalysis {
 
 impl WpAnalysis {
     /// The live conditions (heads of the threads started at or after `step`) before `step`.
-    pub fn conditions_before(&self, step: usize) -> Vec<Expr> {
+    pub(crate) fn conditions_before(&self, step: usize) -> Vec<Expr> {
         self.threads.iter().filter_map(|t| t.at(step)).filter(|e| !e.is_true()).cloned().collect()
     }
 }
 
 /// Conditions larger than this (expression nodes) end the analysis with an unknown verdict:
 /// the solver and the feasibility table would spend the budget on them.
-pub const MAX_CONDITION_SIZE: usize = 250_000;
+pub(crate) const MAX_CONDITION_SIZE: usize = 250_000;
 
 /// The number of nodes of `e`.
 fn expression_size(e: &Expr) -> usize {
@@ -72,7 +72,7 @@ fn expression_size(e: &Expr) -> usize {
 }
 
 /// Runs the backward pass over `path` and decides feasibility.
-pub fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> WpAnalysis {
+pub(crate) fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> WpAnalysis {
     let alias = logic::TypeBasedMayAlias::new(&path.program);
     let mut threads: Vec<ConditionThread> = Vec::new();
     let mut false_at: Option<(usize, usize)> = None;
@@ -246,14 +246,14 @@ fn reduce_threads(
 /// What links two conditions in the syntactic cone of influence: a variable, an uninterpreted
 /// symbol, or reading memory through a pointer (any two dereferences may meet).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ConeSymbol {
+pub(crate) enum ConeSymbol {
     Var(c_ir::VarId),
     App(c_ir::Symbol),
     Memory,
 }
 
 /// The variables and symbols of an expression (for the syntactic cone of influence).
-pub fn symbols_of(e: &Expr) -> Vec<ConeSymbol> {
+pub(crate) fn symbols_of(e: &Expr) -> Vec<ConeSymbol> {
     let mut out = Vec::new();
     e.visit(&mut |x| match &x.kind {
         ExprKind::Var(v) => out.push(ConeSymbol::Var(*v)),

@@ -4,7 +4,7 @@
 use c_ir::{BinaryOp, Expr, ExprKind, Program, UnaryOp, VarId};
 
 /// `e` with every variable `v` replaced by `f(v)`.
-pub fn map_vars(e: &Expr, f: &mut dyn FnMut(VarId) -> VarId) -> Expr {
+pub(crate) fn map_vars(e: &Expr, f: &mut dyn FnMut(VarId) -> VarId) -> Expr {
     logic::substitute::map_expr(e, &mut |sub| match sub.kind {
         ExprKind::Var(v) => {
             let w = f(v);
@@ -15,12 +15,12 @@ pub fn map_vars(e: &Expr, f: &mut dyn FnMut(VarId) -> VarId) -> Expr {
 }
 
 /// The weakest precondition of `lhs = rhs` for `post` in the path's program (type-based aliasing).
-pub fn wp_assign(program: &Program, alias: &logic::TypeBasedMayAlias, lhs: &Expr, rhs: &Expr, post: &Expr) -> Expr {
+pub(crate) fn wp_assign(program: &Program, alias: &logic::TypeBasedMayAlias, lhs: &Expr, rhs: &Expr, post: &Expr) -> Expr {
     logic::wp_assign(program, alias, lhs, rhs, post)
 }
 
 /// Simplifies a predicate (constant folding, boolean identities).
-pub fn simplify(e: &Expr) -> Expr {
+pub(crate) fn simplify(e: &Expr) -> Expr {
     logic::simplify(e)
 }
 

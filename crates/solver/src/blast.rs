@@ -5,13 +5,13 @@ use crate::sat::{Lit, SatBackend};
 use std::collections::HashMap;
 
 /// A circuit builder owning the SAT back end.
-pub struct Circuit {
+pub(crate) struct Circuit {
     sat: Box<dyn SatBackend>,
     and_gates: HashMap<(Lit, Lit), Lit>,
     xor_gates: HashMap<(Lit, Lit), Lit>,
 }
 
-pub type Bits = Vec<Lit>;
+pub(crate) type Bits = Vec<Lit>;
 
 /// The fewest low bits whose sign extension is `bits` (at least 1).
 fn signed_width(bits: &[Lit]) -> usize {
@@ -35,29 +35,29 @@ fn sign_extend(mut bits: Bits, width: usize) -> Bits {
 }
 
 impl Circuit {
-    pub fn new(mut sat: Box<dyn SatBackend>) -> Circuit {
+    pub(crate) fn new(mut sat: Box<dyn SatBackend>) -> Circuit {
         let t = sat.new_var();
         debug_assert_eq!(t, 0);
         sat.add_clause(&[Lit::TRUE]);
         Circuit { sat, and_gates: HashMap::new(), xor_gates: HashMap::new() }
     }
 
-    pub fn sat(&self) -> &dyn SatBackend {
+    pub(crate) fn sat(&self) -> &dyn SatBackend {
         &*self.sat
     }
-    pub fn sat_mut(&mut self) -> &mut dyn SatBackend {
+    pub(crate) fn sat_mut(&mut self) -> &mut dyn SatBackend {
         &mut *self.sat
     }
 
-    pub fn fresh(&mut self) -> Lit {
+    pub(crate) fn fresh(&mut self) -> Lit {
         Lit::positive(self.sat.new_var())
     }
 
-    pub fn fresh_bits(&mut self, width: u32) -> Bits {
+    pub(crate) fn fresh_bits(&mut self, width: u32) -> Bits {
         (0..width).map(|_| self.fresh()).collect()
     }
 
-    pub fn clause(&mut self, lits: &[Lit]) {
+    pub(crate) fn clause(&mut self, lits: &[Lit]) {
         if lits.contains(&Lit::TRUE) {
             return;
         }
@@ -65,7 +65,7 @@ impl Circuit {
         self.sat.add_clause(&filtered);
     }
 
-    pub fn and(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn and(&mut self, a: Lit, b: Lit) -> Lit {
         if a == Lit::FALSE || b == Lit::FALSE || a == !b {
             return Lit::FALSE;
         }
@@ -87,15 +87,15 @@ impl Circuit {
         o
     }
 
-    pub fn or(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn or(&mut self, a: Lit, b: Lit) -> Lit {
         !self.and(!a, !b)
     }
 
-    pub fn implies(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn implies(&mut self, a: Lit, b: Lit) -> Lit {
         self.or(!a, b)
     }
 
-    pub fn xor(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn xor(&mut self, a: Lit, b: Lit) -> Lit {
         if a.is_constant() {
             return if a == Lit::TRUE { !b } else { b };
         }
@@ -139,12 +139,12 @@ impl Circuit {
         }
     }
 
-    pub fn iff(&mut self, a: Lit, b: Lit) -> Lit {
+    pub(crate) fn iff(&mut self, a: Lit, b: Lit) -> Lit {
         !self.xor(a, b)
     }
 
     /// `s ? t : e`.
-    pub fn mux(&mut self, s: Lit, t: Lit, e: Lit) -> Lit {
+    pub(crate) fn mux(&mut self, s: Lit, t: Lit, e: Lit) -> Lit {
         if s == Lit::TRUE || t == e {
             return t;
         }
@@ -174,7 +174,7 @@ impl Circuit {
     }
 
     /// The conjunction of many literals.
-    pub fn and_many(&mut self, lits: &[Lit]) -> Lit {
+    pub(crate) fn and_many(&mut self, lits: &[Lit]) -> Lit {
         let mut items: Vec<Lit> = Vec::with_capacity(lits.len());
         for &l in lits {
             if l == Lit::FALSE {
@@ -204,19 +204,19 @@ impl Circuit {
         }
     }
 
-    pub fn or_many(&mut self, lits: &[Lit]) -> Lit {
+    pub(crate) fn or_many(&mut self, lits: &[Lit]) -> Lit {
         let negated: Vec<Lit> = lits.iter().map(|&l| !l).collect();
         !self.and_many(&negated)
     }
 
     // ---- bit vectors ----
 
-    pub fn constant(value: u128, width: u32) -> Bits {
+    pub(crate) fn constant(value: u128, width: u32) -> Bits {
         (0..width).map(|i| Lit::from_bool(i < 128 && (value >> i) & 1 == 1)).collect()
     }
 
     /// The constant value of `bits`, if all bits are constant.
-    pub fn constant_value(bits: &[Lit]) -> Option<u128> {
+    pub(crate) fn constant_value(bits: &[Lit]) -> Option<u128> {
         let mut v = 0u128;
         for (i, &b) in bits.iter().enumerate() {
             if !b.is_constant() {
@@ -229,13 +229,13 @@ impl Circuit {
         Some(v)
     }
 
-    pub fn eq(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
+    pub(crate) fn eq(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
         let xs: Vec<Lit> = a.iter().zip(b.iter()).map(|(&x, &y)| self.iff(x, y)).collect();
         self.and_many(&xs)
     }
 
     /// The majority of three literals (the carry of a full adder).
-    pub fn majority(&mut self, a: Lit, b: Lit, c: Lit) -> Lit {
+    pub(crate) fn majority(&mut self, a: Lit, b: Lit, c: Lit) -> Lit {
         if a.is_constant() || b.is_constant() || c.is_constant() || a == b || b == c || a == c || a == !b || b == !c || a == !c {
             let ab = self.and(a, b);
             let bc = self.and(b, c);
@@ -254,7 +254,7 @@ impl Circuit {
     }
 
     /// Sum and carry out of `a + b + carry_in`.
-    pub fn add_with_carry(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> (Bits, Lit) {
+    pub(crate) fn add_with_carry(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> (Bits, Lit) {
         let mut carry = carry_in;
         let mut sum = Vec::with_capacity(a.len());
         for (&x, &y) in a.iter().zip(b.iter()) {
@@ -266,7 +266,7 @@ impl Circuit {
     }
 
     /// Only the carry out of `a + b + carry_in`.
-    pub fn carry_out(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> Lit {
+    pub(crate) fn carry_out(&mut self, a: &[Lit], b: &[Lit], carry_in: Lit) -> Lit {
         let mut carry = carry_in;
         for (&x, &y) in a.iter().zip(b.iter()) {
             carry = self.majority(x, y, carry);
@@ -274,28 +274,28 @@ impl Circuit {
         carry
     }
 
-    pub fn add(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
+    pub(crate) fn add(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
         self.add_with_carry(a, b, Lit::FALSE).0
     }
 
-    pub fn sub(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
+    pub(crate) fn sub(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
         let nb: Bits = b.iter().map(|&l| !l).collect();
         self.add_with_carry(a, &nb, Lit::TRUE).0
     }
 
-    pub fn neg(&mut self, a: &[Lit]) -> Bits {
+    pub(crate) fn neg(&mut self, a: &[Lit]) -> Bits {
         let zero = Self::constant(0, a.len() as u32);
         self.sub(&zero, a)
     }
 
     /// `a <u b`.
-    pub fn ult(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
+    pub(crate) fn ult(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
         let nb: Bits = b.iter().map(|&l| !l).collect();
         !self.carry_out(a, &nb, Lit::TRUE)
     }
 
     /// `a < b`, signed or unsigned.
-    pub fn lt(&mut self, signed: bool, a: &[Lit], b: &[Lit]) -> Lit {
+    pub(crate) fn lt(&mut self, signed: bool, a: &[Lit], b: &[Lit]) -> Lit {
         if signed {
             self.slt(a, b)
         } else {
@@ -304,7 +304,7 @@ impl Circuit {
     }
 
     /// `a <s b`.
-    pub fn slt(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
+    pub(crate) fn slt(&mut self, a: &[Lit], b: &[Lit]) -> Lit {
         let n = a.len();
         if n == 0 {
             return Lit::FALSE;
@@ -318,7 +318,7 @@ impl Circuit {
 
     /// The product modulo `2^w`. Operands that are sign extensions of narrower vectors (integer
     /// promotions of `char` and `short`) multiply at the width their product needs.
-    pub fn mul(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
+    pub(crate) fn mul(&mut self, a: &[Lit], b: &[Lit]) -> Bits {
         let w = a.len();
         let narrow = signed_width(a) + signed_width(b);
         if narrow < w {
@@ -346,7 +346,7 @@ impl Circuit {
     /// Unsigned quotient and remainder (restoring division); division by zero gives
     /// quotient all ones and remainder `a` (SMT-LIB).
     /// Operands with constant-zero high bits (promoted `unsigned char`s) divide at their width.
-    pub fn udiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
+    pub(crate) fn udiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
         let w = a.len();
         let narrow = unsigned_width(a).max(unsigned_width(b)).max(1);
         if narrow < w {
@@ -378,7 +378,7 @@ impl Circuit {
     /// `a == q·c + r` (at a width where it cannot wrap) and `r < c`. They exist and are unique
     /// for every `a`, so the definition holds in any context. Far smaller than the divider:
     /// multiplying by a constant adds one shifted copy of `q` per one bit of `c`.
-    pub fn udiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
+    pub(crate) fn udiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
         let w = a.len();
         let wide = w + (128 - c.leading_zeros() as usize);
         let q = self.fresh_bits(w as u32);
@@ -400,7 +400,7 @@ impl Circuit {
     /// Signed quotient and remainder (C: truncation toward zero) by a constant `c` with
     /// `0 < c < 2^(w-1)`: fresh `q` and `r` with `a == q·c + r` exactly, `|r| < c`, and `r`
     /// of the sign of `a` (or zero), as for [`Circuit::udiv_rem_by_constant`].
-    pub fn sdiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
+    pub(crate) fn sdiv_rem_by_constant(&mut self, a: &[Lit], c: u128) -> (Bits, Bits) {
         let w = a.len();
         let wide = w + (128 - c.leading_zeros() as usize) + 1;
         let q = self.fresh_bits(w as u32);
@@ -425,7 +425,7 @@ impl Circuit {
 
     /// Signed quotient and remainder with SMT-LIB `bvsdiv`/`bvsrem` semantics.
     /// Sign-extended operands divide at one bit more than their width (`-2^(k-1) / -1`).
-    pub fn sdiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
+    pub(crate) fn sdiv_rem(&mut self, a: &[Lit], b: &[Lit]) -> (Bits, Bits) {
         let w = a.len();
         let narrow = signed_width(a).max(signed_width(b)) + 1;
         if narrow < w {
@@ -447,13 +447,13 @@ impl Circuit {
         (quotient, remainder)
     }
 
-    pub fn mux_bits(&mut self, s: Lit, t: &[Lit], e: &[Lit]) -> Bits {
+    pub(crate) fn mux_bits(&mut self, s: Lit, t: &[Lit], e: &[Lit]) -> Bits {
         t.iter().zip(e.iter()).map(|(&x, &y)| self.mux(s, x, y)).collect()
     }
 
     /// `a` shifted by the unsigned `amount` (any width); amounts `>= a.len()` give 0, or all
     /// sign bits for an arithmetic right shift.
-    pub fn shift(&mut self, a: &[Lit], amount: &[Lit], left: bool, arithmetic: bool) -> Bits {
+    pub(crate) fn shift(&mut self, a: &[Lit], amount: &[Lit], left: bool, arithmetic: bool) -> Bits {
         let w = a.len();
         let fill = if arithmetic && !left { a[w - 1] } else { Lit::FALSE };
         // stages for amount bits below log2(w); any higher set bit, or amount >= w, is "large"

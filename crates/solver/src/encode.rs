@@ -1,17 +1,7 @@
 //! Encoding `logic` formulas into the circuit: integer and pointer terms as two's complement
 //! bit vectors, and the logical memory model (BOOP ch. 5, C2BP §4).
 //!
-//! Memory model:
-//! - variable `v` has the constant address `(v + 1) << (pointer_bits / 2)` (string literal `n`
-//!   continues the numbering after the variables): distinct, non-null, and far enough apart that
-//!   `&a[i] = &a + i` (a signed index, stride 1) never reaches another variable;
-//! - every location term (address-taken variable, `*p`, `s.f`/`p->f`, `a[i]`) has an address
-//!   and a value; any two location terms of the same memory type key are functionally
-//!   consistent (Ackermann): equal addresses imply equal values;
-//! - `&(e.f)` is an uninterpreted function of `&e` per struct field: injective, non-null,
-//!   different from every other field's addresses and from variable addresses;
-//! - uninterpreted symbols `App(symbol, args)` are functions of their arguments (Ackermann);
-//!   nullary ones (fresh values `$...`) are free constants.
+//! The memory model is described in the crate documentation.
 
 use crate::blast::{Bits, Circuit};
 use crate::linear::{is_negative, linearize, negated, widening_image, Equality, Linear};
@@ -73,7 +63,7 @@ fn may_meet(a: AddressKind, b: AddressKind) -> bool {
 }
 
 /// The encoder state: the circuit plus term caches and memory-model bookkeeping.
-pub struct Encoder {
+pub(crate) struct Encoder {
     pub(crate) circuit: Circuit,
     config: SolverConfig,
     vars: Vec<(String, Type, bool)>,
@@ -156,7 +146,7 @@ fn is_linear_arithmetic(e: &Expr) -> bool {
 }
 
 impl Encoder {
-    pub fn new(program: &Program, config: &SolverConfig, circuit: Circuit) -> Encoder {
+    pub(crate) fn new(program: &Program, config: &SolverConfig, circuit: Circuit) -> Encoder {
         Encoder {
             circuit,
             config: config.clone(),
@@ -181,12 +171,12 @@ impl Encoder {
         }
     }
 
-    pub fn config(&self) -> &SolverConfig {
+    pub(crate) fn config(&self) -> &SolverConfig {
         &self.config
     }
 
     /// The bit width of values of `ty`.
-    pub fn width(&self, ty: &Type) -> Result<u32, Unsupported> {
+    pub(crate) fn width(&self, ty: &Type) -> Result<u32, Unsupported> {
         match ty {
             Type::Bool => Ok(1),
             Type::Int { bits, .. } => Ok(self.config.int_width.map(|w| w as u32).unwrap_or(*bits as u32).clamp(1, 64)),
@@ -211,7 +201,7 @@ impl Encoder {
     }
 
     /// The value bits of a term already encoded (for models).
-    pub fn encoded(&self, e: &Expr) -> Option<&Bits> {
+    pub(crate) fn encoded(&self, e: &Expr) -> Option<&Bits> {
         if let ExprKind::Var(v) = e.kind {
             return self.var_values.get(&v);
         }
@@ -219,14 +209,14 @@ impl Encoder {
     }
 
     /// The variables encoded so far.
-    pub fn encoded_vars(&self) -> Vec<VarId> {
+    pub(crate) fn encoded_vars(&self) -> Vec<VarId> {
         let mut v: Vec<VarId> = self.var_values.keys().copied().collect();
         v.sort();
         v
     }
 
     /// The literal of a boolean formula (non-boolean scalars count as `!= 0`).
-    pub fn bool_lit(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
+    pub(crate) fn bool_lit(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
         if e.ty != Type::Bool {
             let bits = self.bits(e)?;
             return Ok(self.circuit.or_many(&bits));
@@ -251,7 +241,7 @@ impl Encoder {
     }
 
     /// The value bits of `e` at its type's width.
-    pub fn bits(&mut self, e: &Expr) -> Result<Bits, Unsupported> {
+    pub(crate) fn bits(&mut self, e: &Expr) -> Result<Bits, Unsupported> {
         if let ExprKind::Var(v) = e.kind {
             return self.var_bits(v, &e.ty);
         }
@@ -391,7 +381,7 @@ impl Encoder {
     }
 
     /// The address of lvalue `l`.
-    pub fn address(&mut self, l: &Expr) -> Result<Bits, Unsupported> {
+    pub(crate) fn address(&mut self, l: &Expr) -> Result<Bits, Unsupported> {
         match &l.kind {
             ExprKind::Var(v) => {
                 if (v.0 as usize) >= self.vars.len() {
@@ -879,7 +869,7 @@ impl Encoder {
 
 /// Whether a comparison of `a` and `b` is signed: by the left operand's type, or the right
 /// one's when the left is a constant. Pointers and `Bool` compare unsigned.
-pub fn comparison_is_signed(a: &Expr, b: &Expr) -> bool {
+pub(crate) fn comparison_is_signed(a: &Expr, b: &Expr) -> bool {
     if a.as_const().is_some() {
         b.ty.is_signed()
     } else {
@@ -889,7 +879,7 @@ pub fn comparison_is_signed(a: &Expr, b: &Expr) -> bool {
 
 /// The constant address of variable number `slot` (string literals continue after the
 /// variables) at pointer width `pointer_bits`.
-pub fn constant_address(pointer_bits: u32, slot: u32) -> u128 {
+pub(crate) fn constant_address(pointer_bits: u32, slot: u32) -> u128 {
     let pw = pointer_bits.clamp(8, 64);
     let slot = slot as u128 + 1;
     if pw >= 32 {

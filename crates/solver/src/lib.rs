@@ -1,31 +1,55 @@
 //! The decision procedure: satisfiability and validity of `logic` formulas (IR expressions of
 //! type `Bool`) by bit-blasting to CNF and incremental SAT (BOOP ch. 5 did this with HOL98).
 //!
+//! Entry points:
 //! - [`Context`]: the incremental interface (encode formulas to literals once, add clauses,
 //!   solve under assumptions, read models) for all-SAT enumeration and cube checks;
 //! - [`Solver`]: a session with a query cache keyed by the simplified formula, statistics and an
 //!   optional query log for the UI; [`is_satisfiable`], [`is_valid`], [`implies`] are one-shot
-//!   conveniences;
+//!   conveniences; [`SolverConfig`] chooses widths, back end, integer semantics and budget;
 //! - semantics: C's two's complement at the declared widths (or one reduced width for all
 //!   integers, [`SolverConfig::int_width`]), operations undefined in C get the SMT-LIB `QF_BV`
-//!   meaning (see [`logic::eval`]); the memory model is described in [`encode`];
-//! - [`eval`] is a reference evaluator with the same semantics (for brute-force tests),
-//!   [`smtlib`] prints a query in SMT-LIB 2 (differential testing against Z3, exporting queries).
+//!   meaning (see [`logic::eval`]); [`IntegerSemantics::Ideal`] excludes signed overflow
+//!   instead ([`with_no_overflow`]);
+//! - [`evaluate`] is a reference evaluator with the same semantics (for brute-force tests and
+//!   checking models), [`to_smtlib`] prints a query in SMT-LIB 2 (differential testing against
+//!   Z3, exporting queries);
+//! - [`SatBackend`] ([`new_backend`]) is the narrow SAT interface the circuits are built on
+//!   (`batsat` or `varisat`, [`BackendKind`]).
+//!
+//! Memory model:
+//! - variable `v` has the constant address `(v + 1) << (pointer_bits / 2)` (string literal `n`
+//!   continues the numbering after the variables): distinct, non-null, and far enough apart that
+//!   `&a[i] = &a + i` (a signed index, stride 1) never reaches another variable;
+//! - every location term (address-taken variable, `*p`, `s.f`/`p->f`, `a[i]`) has an address
+//!   and a value; any two location terms of the same memory type key are functionally
+//!   consistent (Ackermann): equal addresses imply equal values;
+//! - `&(e.f)` is an uninterpreted function of `&e` per struct field: injective, non-null,
+//!   different from every other field's addresses and from variable addresses;
+//! - uninterpreted symbols `App(symbol, args)` are functions of their arguments (Ackermann);
+//!   nullary ones (fresh values `$...`) are free constants.
 
-pub mod blast;
-pub mod encode;
-pub mod eval;
+mod blast;
+mod encode;
+mod eval;
 mod guess;
-pub use guess::{has_product, sample_valuations};
 mod linear;
 mod overflow;
-pub use overflow::{no_overflow_conditions, with_no_overflow, IntegerSemantics};
 mod polynomial;
-pub mod sat;
-pub mod smtlib;
+mod sat;
+mod smtlib;
 
-pub use encode::Unsupported;
-pub use sat::{BackendKind, Lit, SatBackend};
+// Formulas outside the encodable fragment; the bit width of a type under a configuration.
+pub use encode::{type_width, Unsupported};
+// The reference evaluator and the SMT-LIB 2 printer, with the solver's semantics.
+pub use eval::evaluate;
+pub use smtlib::to_smtlib;
+// Cheap models for formulas that multiply variables: valuations found by evaluation.
+pub use guess::{has_product, sample_valuations};
+// Integer semantics: wrapping (bit-precise) or without signed overflow (the papers' ℤ).
+pub use overflow::{no_overflow_conditions, with_no_overflow, IntegerSemantics};
+// The SAT back-end interface under `Context`.
+pub use sat::{new_backend, BackendKind, Lit, SatBackend};
 
 use c_ir::{display_expr, Expr, ExprKind, Program, Type, VarId};
 use std::collections::HashMap;

@@ -250,7 +250,7 @@ pub(crate) struct Equality {
 
 impl Equality {
     /// `a == b` for two terms of the integer type `ty` of width `w`.
-    pub fn from_sides(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Equality {
+    pub(crate) fn from_sides(a: &Expr, b: &Expr, ty: &Type, w: u32) -> Equality {
         let mut linear = Linear::default();
         linearize(a, ty, w, 1, &mut linear);
         linearize(b, ty, w, crate::blast_mask(w), &mut linear);
@@ -285,7 +285,7 @@ impl Equality {
 
     /// `self + k·other` (or `other + k·self`) without `atom`, when `atom` has coefficient ±1
     /// in one of the two: an equality that holds whenever both do.
-    pub fn eliminate(&self, other: &Equality, atom: &Expr) -> Option<Equality> {
+    pub(crate) fn eliminate(&self, other: &Equality, atom: &Expr) -> Option<Equality> {
         let w = self.w;
         let unit = |c: u128| c == 1 || c == crate::blast_mask(w);
         let (mine, theirs) = (self.coefficient(atom)?, other.coefficient(atom)?);

@@ -58,7 +58,7 @@ impl Order {
 
 impl Polynomial {
     /// `Σ c·atom - target` for an equality `Σ c·atom == target`.
-    pub fn of_equality(e: &Equality) -> Polynomial {
+    pub(crate) fn of_equality(e: &Equality) -> Polynomial {
         let mask = crate::blast_mask(e.w);
         let mut p = Polynomial { w: e.w, terms: BTreeMap::new() };
         for (atom, c) in &e.atoms {
@@ -75,17 +75,17 @@ impl Polynomial {
     }
 
     /// Whether some monomial has two or more factors.
-    pub fn is_nonlinear(&self) -> bool {
+    pub(crate) fn is_nonlinear(&self) -> bool {
         self.terms.keys().any(|m| m.len() >= 2)
     }
 
     /// The factors of all monomials.
-    pub fn factors(&self) -> impl Iterator<Item = &Expr> {
+    pub(crate) fn factors(&self) -> impl Iterator<Item = &Expr> {
         self.terms.keys().flatten()
     }
 
     /// The largest monomial and its coefficient in `order` (`None` for the zero polynomial).
-    pub fn leading(&self, order: Order) -> Option<(&Monomial, u128)> {
+    pub(crate) fn leading(&self, order: Order) -> Option<(&Monomial, u128)> {
         self.terms.iter().max_by(|a, b| order.cmp(a.0, b.0)).map(|(m, c)| (m, *c))
     }
 
@@ -99,7 +99,7 @@ impl Polynomial {
     }
 
     /// The constant, when the polynomial has no other term.
-    pub fn as_constant(&self) -> Option<u128> {
+    pub(crate) fn as_constant(&self) -> Option<u128> {
         match self.terms.len() {
             0 => Some(0),
             1 => self.terms.get(&Vec::new()).copied(),

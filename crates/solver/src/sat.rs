@@ -109,7 +109,7 @@ fn literal_value(backend: &(impl SatBackend + ?Sized), lit: Lit) -> bool {
 }
 
 /// `!guard ∨ ⋁ ¬(projection_i = values_i)`: excludes one valuation while `guard` holds.
-pub fn blocking_clause(guard: Lit, projection: &[Lit], values: &[bool]) -> Vec<Lit> {
+pub(crate) fn blocking_clause(guard: Lit, projection: &[Lit], values: &[bool]) -> Vec<Lit> {
     std::iter::once(!guard)
         .chain(projection.iter().zip(values).filter(|(l, _)| !l.is_constant()).map(|(&l, &v)| if v { !l } else { l }))
         .collect()
@@ -158,7 +158,7 @@ impl batsat::Callbacks for Interrupt {
 }
 
 /// `batsat` (a MiniSat port).
-pub struct BatsatBackend {
+pub(crate) struct BatsatBackend {
     solver: batsat::Solver<Interrupt>,
     vars: u32,
     clauses: u64,
@@ -166,7 +166,7 @@ pub struct BatsatBackend {
 }
 
 impl BatsatBackend {
-    pub fn new() -> BatsatBackend {
+    pub(crate) fn new() -> BatsatBackend {
         BatsatBackend { solver: batsat::Solver::new(batsat::SolverOpts::default(), Interrupt::default()), vars: 0, clauses: 0, scratch: Vec::new() }
     }
     fn lit(l: Lit) -> batsat::Lit {
@@ -328,7 +328,7 @@ impl SatBackend for BatsatBackend {
 }
 
 /// `varisat` (a CDCL solver with incremental assumptions).
-pub struct VarisatBackend {
+pub(crate) struct VarisatBackend {
     solver: varisat::Solver<'static>,
     vars: u32,
     clauses: u64,
@@ -337,7 +337,7 @@ pub struct VarisatBackend {
 }
 
 impl VarisatBackend {
-    pub fn new() -> VarisatBackend {
+    pub(crate) fn new() -> VarisatBackend {
         VarisatBackend { solver: varisat::Solver::new(), vars: 0, clauses: 0, model: Vec::new(), scratch: Vec::new() }
     }
     fn lit(l: Lit) -> varisat::Lit {

@@ -2,8 +2,7 @@
 //! and `--query 'LABEL: EXPR'` (C2BP §2.2 derives `prev != curr` at `L` of partition from
 //! BEBOP's invariant), as golden files under `tests/abstraction/`.
 
-use abstraction::command::{run_abstract, AbstractCommand, Syntax};
-use abstraction::{AbstractionConfig, Strategy};
+use abstraction::{run_abstract, AbstractCommand, AbstractionConfig, Strategy, Syntax};
 
 fn dir() -> String {
     format!("{}/../../tests", env!("CARGO_MANIFEST_DIR"))

@@ -1,15 +1,28 @@
 //! Shared checks: strategy equivalence on recorded strengthenings, and simulation of the
 //! boolean program along a concrete run.
 
-use abstraction::minimise::{dnf_bdd, IndexCube};
 use abstraction::{abstract_program, Abstraction, AbstractionConfig, Dnf, Strategy};
-use biodivine_lib_bdd::BddVariableSet;
+use biodivine_lib_bdd::{Bdd, BddPartialValuation, BddVariable, BddVariableSet};
 use boolprog::{Expr as BExpr, StmtKind as BKind};
 use c_ir::{PredicateSet, Program, StmtRef};
 use std::collections::HashMap;
 
+/// A cube over cone positions: (variable index, value).
+type IndexCube = Vec<(usize, bool)>;
+
 fn index_cubes(dnf: &Dnf) -> Vec<IndexCube> {
     dnf.cubes.iter().map(|c| c.iter().map(|l| (l.predicate as usize, l.positive)).collect()).collect()
+}
+
+/// A conjunction of literals as a BDD (variable `i` is the BDD's `i`-th variable).
+fn cube_bdd(vars: &BddVariableSet, cube: &[(usize, bool)]) -> Bdd {
+    let values: Vec<(BddVariable, bool)> = cube.iter().map(|&(i, b)| (BddVariable::from_index(i), b)).collect();
+    vars.mk_conjunctive_clause(&BddPartialValuation::from_values(&values))
+}
+
+/// A disjunction of cubes as a BDD.
+fn dnf_bdd(vars: &BddVariableSet, cubes: &[IndexCube]) -> Bdd {
+    cubes.iter().fold(vars.mk_false(), |acc, c| acc.or(&cube_bdd(vars, c)))
 }
 
 /// Abstracts with both strategies (recording) and checks, for every strengthening, that `F(ψ)`
@@ -47,7 +60,7 @@ pub fn assert_strategies_agree(program: &Program, predicates: &PredicateSet) -> 
         // the consistent valuations, as a BDD over the cone variables
         let consistent = record.valuations.iter().fold(vars.mk_false(), |acc, v| {
             let cube: IndexCube = e.cone.iter().zip(v.values.iter()).map(|(&i, &b)| (i as usize, b)).collect();
-            acc.or(&abstraction::minimise::cube_bdd(&vars, &cube))
+            acc.or(&cube_bdd(&vars, &cube))
         });
         for (which, lf, ef) in [("F(psi)", &l.goal_formula, &e.goal_formula), ("F(!psi)", &l.negated_goal_formula, &e.negated_goal_formula)] {
             if l.target == "enforce" && which == "F(!psi)" {

@@ -1,7 +1,5 @@
 //! Integration tests of path feasibility and predicate discovery on small C programs.
 
-mod overflow;
-
 use c_ir::{display_expr, Program, StmtKind, StmtRef};
 use expect_test::{expect, Expect};
 use refine::{analyze_path, PathVerdict, RefineConfig, RefinementMethod, SolverSettings};

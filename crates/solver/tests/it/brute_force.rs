@@ -4,13 +4,13 @@ use crate::builder::Builder;
 use crate::generate::{Rng, Vocabulary};
 use c_ir::{Expr, ExprKind, Type};
 use proptest::prelude::*;
-use solver::{eval::evaluate, Answer, Solver, SolverConfig};
+use solver::{evaluate, Answer, Solver, SolverConfig};
 
 const UCHAR: Type = Type::Int { bits: 8, signed: false };
 
 /// Enumerates all valuations of `vars` (each `width` bits, normalised into its type).
 fn all_valuations(vars: &[Expr], config: &SolverConfig) -> Vec<Vec<i128>> {
-    let widths: Vec<u32> = vars.iter().map(|v| solver::encode::type_width(config, &v.ty).unwrap_or(1)).collect();
+    let widths: Vec<u32> = vars.iter().map(|v| solver::type_width(config, &v.ty).unwrap_or(1)).collect();
     let total: u32 = widths.iter().sum();
     (0u64..(1u64 << total))
         .map(|code| {

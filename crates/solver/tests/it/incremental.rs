@@ -85,7 +85,7 @@ fn linear_equality_lemmas_decide_within_a_small_conflict_budget() {
 
 mod projected_enumeration {
     use proptest::prelude::*;
-    use solver::sat::{new_backend, BackendKind, Lit};
+    use solver::{new_backend, BackendKind, Lit};
     use std::collections::BTreeSet;
 
     /// The valuations of the first `projected` variables that extend to a model of `clauses`

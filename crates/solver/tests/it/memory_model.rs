@@ -122,7 +122,7 @@ fn unsupported_terms_give_unknown_and_a_diagnostic() {
         let _ = s.is_valid(w);
         let _ = logic::simplify(w);
         let _ = wp_assign(&b.program, &AlwaysMayAlias, &x, &int(1), w);
-        let _ = solver::smtlib::to_smtlib(&b.program, w, &SolverConfig::c_semantics());
+        let _ = solver::to_smtlib(&b.program, w, &SolverConfig::c_semantics());
     }
     let _ = AlwaysMayAlias.may_alias(&x, &x);
 }

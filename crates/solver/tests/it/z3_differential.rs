@@ -4,7 +4,7 @@
 use crate::builder::*;
 use crate::generate::{Rng, Vocabulary};
 use c_ir::{BinaryOp::*, Expr, ExprKind, Program, Type};
-use solver::{smtlib::to_smtlib, Answer, Solver, SolverConfig};
+use solver::{to_smtlib, Answer, Solver, SolverConfig};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
