@@ -585,7 +585,7 @@ pub fn check_supported(program: &Program, e: &Expr) -> Result<(), Unsupported> {
 }
 
 /// The normal form of an integer equality `a == b` or disequality `a != b` as the encoder
-/// sees it at C's widths (sums of monomials modulo `2^w`, see [`linear`]): two predicates
+/// sees it at C's widths (sums of monomials modulo `2^w`, see the `linear` module): two predicates
 /// with equal normal forms are equivalent, and one whose form has no terms left
 /// ([`EqualityForm::constant`]) is constant (`(y + 1) * (y + 1) - 2 * (y + 1 + x) + (y + 1) == 0`
 /// is `y * y - 2 * x + y == 0`, and `z - 1 - z + 1 == 0` is true). `None`: not such a predicate.
