@@ -22,7 +22,7 @@
 use crate::strengthen::{Dnf, Literal};
 use crate::{AbstractionConfig, Strategy};
 use c_ir::{Expr, Program};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// What one strengthening depends on (see the module documentation).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -12,7 +12,7 @@ use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, V
 use diagnostics::Diagnostic;
 use logic::MayAlias;
 use solver::Solver;
-use std::collections::{HashMap, HashSet};
+use budget::hash::{HashMap, HashSet};
 use web_time::Instant;
 
 
@@ -153,8 +153,8 @@ impl<'a> Translator<'a> {
             diagnostics: Vec::new(),
             fresh_counter: 0,
             cache,
-            narrow_sessions: HashMap::new(),
-            wp_records: HashMap::new(),
+            narrow_sessions: HashMap::default(),
+            wp_records: HashMap::default(),
             slim: Program {
                 vars: program.vars.clone(),
                 procs: Vec::new(),
@@ -320,7 +320,7 @@ impl<'a> Translator<'a> {
     // ---------------------------------------------------------------- signatures
 
     fn modified_formals(&self, proc: ProcId) -> HashSet<VarId> {
-        let mut out = HashSet::new();
+        let mut out = HashSet::default();
         let pr = self.program.proc(proc);
         for stmt in &pr.body {
             let lhs = match &stmt.kind {
@@ -745,7 +745,7 @@ impl<'a> Translator<'a> {
                 .enumerate()
                 .map(|(k, cone)| {
                     let positions: Vec<usize> = cone.iter().filter_map(|c| union.iter().position(|u| u == c)).collect();
-                    let mut seen = HashSet::new();
+                    let mut seen = HashSet::default();
                     joint
                         .iter()
                         .map(|(values, goal_values)| strengthen::EnumeratedValuation { values: positions.iter().map(|&p| values[p]).collect(), goal: goal_values[k] })
@@ -869,7 +869,7 @@ impl<'a> Translator<'a> {
                 }
             }
         }
-        let mut groups: HashMap<usize, Vec<u32>> = HashMap::new();
+        let mut groups: HashMap<usize, Vec<u32>> = HashMap::default();
         for i in 0..n {
             let root = find(&mut component, i);
             groups.entry(root).or_default().push(i as u32);
@@ -1116,9 +1116,9 @@ impl<'a> Translator<'a> {
                 return stmts;
             }
         }
-        let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::new();
+        let mut precomputed: HashMap<usize, (Dnf, Dnf)> = HashMap::default();
         // models of joint enumerations cut short, per item
-        let mut seeds: HashMap<usize, Vec<strengthen::EnumeratedValuation>> = HashMap::new();
+        let mut seeds: HashMap<usize, Vec<strengthen::EnumeratedValuation>> = HashMap::default();
         if self.config.strategy == Strategy::Exact {
             // One all-SAT enumeration for several predicates of the same statement.
             let joint: Vec<usize> = (0..items.len())

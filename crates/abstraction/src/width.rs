@@ -20,7 +20,7 @@
 //! several times cheaper without changing any answer.
 
 use c_ir::{BinaryOp, Expr, ExprKind, Program, Type, UnaryOp};
-use std::collections::HashSet;
+use budget::hash::HashSet;
 
 /// The smallest pointer width allowed (the solver clamps below 8 anyway).
 const MIN_BITS: u32 = 8;
@@ -82,7 +82,7 @@ pub(crate) fn pointer_bits_for(program: &Program, formulas: &[&Expr], configured
     if configured <= MIN_BITS || !formulas.iter().all(|f| equality_only(f)) {
         return configured;
     }
-    let mut terms: HashSet<&Expr> = HashSet::new();
+    let mut terms: HashSet<&Expr> = HashSet::default();
     for f in formulas {
         collect(f, &mut terms);
     }

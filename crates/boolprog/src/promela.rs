@@ -10,7 +10,7 @@
 //! which programs can fail: those whose `err = k` statements are not all listed as unreached
 //! (see [`batch_verdicts`]).
 
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 use diagnostics::{Diagnostic, Span};
 
@@ -136,7 +136,7 @@ impl Emitter {
         };
         // Pool variables are reused across the programs of a batch.
         let mut next_var = 0usize;
-        let mut globals = HashMap::new();
+        let mut globals = HashMap::default();
         for g in &program.globals {
             globals.insert(g.name.clone(), format!("b{next_var}"));
             next_var += 1;
@@ -180,7 +180,7 @@ impl Emitter {
                 v
             })
             .collect();
-        let mut labels = HashMap::new();
+        let mut labels = HashMap::default();
         for s in crate::statements_in_order(&proc.body) {
             if let Some(l) = &s.label {
                 labels.entry(l.clone()).or_insert_with(|| {

@@ -1,6 +1,6 @@
 //! Static checks of a boolean program: declarations, names, arities, labels and goto targets.
 
-use std::collections::{HashMap, HashSet};
+use budget::hash::{HashMap, HashSet};
 
 use diagnostics::{Diagnostic, Span};
 
@@ -11,7 +11,7 @@ use crate::{is_valid_variable_name, statements_in_order, Expr, Procedure, Progra
 /// Errors make the program unfit for model checking; warnings do not.
 pub fn validate(program: &Program) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
-    let mut globals: HashSet<&str> = HashSet::new();
+    let mut globals: HashSet<&str> = HashSet::default();
     for g in &program.globals {
         if !is_valid_variable_name(&g.name) {
             diags.push(Diagnostic::error(g.span, format!("`{}` is not a valid variable name", g.name)));
@@ -20,7 +20,7 @@ pub fn validate(program: &Program) -> Vec<Diagnostic> {
             diags.push(Diagnostic::error(g.span, format!("global `{}` declared twice", g.name)));
         }
     }
-    let mut procs: HashMap<&str, &Procedure> = HashMap::new();
+    let mut procs: HashMap<&str, &Procedure> = HashMap::default();
     for proc in &program.procs {
         if procs.insert(&proc.name, proc).is_some() {
             diags.push(Diagnostic::error(proc.span, format!("procedure `{}` defined twice", proc.name)));
@@ -50,7 +50,7 @@ fn validate_procedure(
     procs: &HashMap<&str, &Procedure>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let mut locals: HashSet<&str> = HashSet::new();
+    let mut locals: HashSet<&str> = HashSet::default();
     for name in proc.local_names() {
         if !is_valid_variable_name(name) {
             diags.push(Diagnostic::error(proc.span, format!("`{name}` is not a valid variable name in `{}`", proc.name)));
@@ -63,7 +63,7 @@ fn validate_procedure(
     if let Some(e) = &proc.enforce {
         check_expr(e, &scope, proc.span, &mut *diags);
     }
-    let mut labels: HashMap<&str, Span> = HashMap::new();
+    let mut labels: HashMap<&str, Span> = HashMap::default();
     let stmts = statements_in_order(&proc.body);
     for stmt in &stmts {
         if let Some(label) = &stmt.label {
@@ -91,7 +91,7 @@ fn check_expr(e: &Expr, scope: &Scope, span: Span, diags: &mut Vec<Diagnostic>) 
 }
 
 fn check_lhs(lhs: &[String], scope: &Scope, span: Span, diags: &mut Vec<Diagnostic>) {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for name in lhs {
         if !scope.has(name) {
             diags.push(Diagnostic::error(span, format!("undeclared variable `{name}`")));

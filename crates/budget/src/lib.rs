@@ -18,6 +18,8 @@
 //! meter is a handle, not a setting: clones share the counters, and any two meters compare
 //! equal, so configurations that differ only in their meter are the same settings.
 
+pub mod hash;
+
 use std::fmt;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;

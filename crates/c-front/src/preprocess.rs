@@ -3,7 +3,7 @@
 
 use crate::headers;
 use diagnostics::{Diagnostic, Span};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// A macro definition.
 #[derive(Clone, Debug)]
@@ -130,7 +130,7 @@ pub fn preprocess(
 ) -> (Preprocessed, Vec<Diagnostic>) {
     let mut pp = Preprocessor {
         files,
-        macros: HashMap::new(),
+        macros: HashMap::default(),
         output: String::with_capacity(source.len() + 1024),
         segments: Vec::new(),
         diagnostics: Vec::new(),

@@ -17,7 +17,7 @@ pub use layout::{align_of, eval_binary, eval_unary, field_offset, normalize, siz
 
 use crate::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
 use diagnostics::Span;
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// Budgets of one run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,7 +176,7 @@ impl<'p> State<'p> {
         let mut state = State {
             program,
             blocks: Vec::new(),
-            globals: HashMap::new(),
+            globals: HashMap::default(),
             strings: Vec::new(),
             frames: Vec::new(),
             undefined_read: std::cell::Cell::new(false),
@@ -513,7 +513,7 @@ impl Machine<'_, '_> {
     fn push_frame(&mut self, proc: ProcId, result_lhs: Option<Expr>) {
         let program = self.state.program;
         let p = program.proc(proc);
-        let mut vars = HashMap::new();
+        let mut vars = HashMap::default();
         for &v in p.formals.iter().chain(p.locals.iter()) {
             let size = size_of(program, &program.var(v).ty) as usize;
             let b = self.state.allocate(size, false, false);

@@ -280,10 +280,10 @@ pub fn single_execution(program: &Program, max_steps: u64, stop: &dyn Fn() -> bo
 /// there are at most 8, else as bounds of each integer variable — over the integer variables
 /// (source locals, formals, globals) written by then. They hold because there is no other run.
 pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPointInvariant> {
-    use std::collections::HashMap;
+    use budget::hash::HashMap;
     let points = invariant_points(program);
     let kinds: HashMap<StmtRef, InvariantPoint> = points.iter().copied().collect();
-    let mut visits: HashMap<StmtRef, Visits> = HashMap::new();
+    let mut visits: HashMap<StmtRef, Visits> = HashMap::default();
     let tracked = |proc: c_ir::ProcId| -> Vec<VarId> {
         let p = program.proc(proc);
         program
@@ -298,7 +298,7 @@ pub fn execution_invariants(program: &Program, max_steps: u64) -> Vec<ProgramPoi
             })
             .collect()
     };
-    let mut scope: HashMap<c_ir::ProcId, Vec<VarId>> = HashMap::new();
+    let mut scope: HashMap<c_ir::ProcId, Vec<VarId>> = HashMap::default();
     let mut observe = |at: StmtRef, state: &c_ir::interp::State| {
         if !kinds.contains_key(&at) {
             return;

@@ -8,7 +8,9 @@
 //! list of requests natively; the wasm export [`wasm::fingerprint_json`] computes them in a web
 //! worker; `scripts/determinism.sh` runs both on the same requests and compares.
 
+use budget::hash::BuildStableHasher;
 use playground_api::{Outcome, Request};
+use std::hash::BuildHasher;
 use serde::{Deserialize, Serialize};
 
 #[cfg(target_arch = "wasm32")]
@@ -22,6 +24,9 @@ pub struct IterationPrint {
     pub abstract_steps: usize,
     pub feasibility: String,
     pub new_predicates: Vec<String>,
+    /// The boolean program's text, hashed with [`budget::hash::StableHasher`] (the same
+    /// value natively and in wasm).
+    pub boolean_program: u64,
 }
 
 /// The machine-independent part of one run.
@@ -59,6 +64,7 @@ pub fn fingerprint(name: &str, outcome: &Outcome) -> Fingerprint {
                 abstract_steps: it.abstract_trace.len(),
                 feasibility: it.feasibility.clone(),
                 new_predicates: it.new_predicates.clone(),
+                boolean_program: BuildStableHasher::default().hash_one(&it.boolean_program.text),
             })
             .collect(),
         final_predicates: outcome.final_predicates.clone(),
@@ -158,6 +164,30 @@ mod tests {
         changed[0].iterations[1].new_predicates.push("x == 1".into());
         assert_eq!(compare(&first, &changed)[0].2, "iteration 2 differs");
         assert_eq!(compare(&first, &[])[0].2, "no browser result");
+    }
+
+    /// Before the engine's maps had a fixed hasher (`budget::hash`), the final strengthening of
+    /// `bump` in this program came out in one of two forms, depending on the order in which a
+    /// randomly seeded hash map handed out its entries.
+    #[test]
+    fn repeated_runs_in_one_process_give_the_same_boolean_programs() {
+        let source = include_str!("../../../tests/struct-pointers/make_counter.c");
+        let request = NamedRequest {
+            name: "make_counter".into(),
+            request: Request {
+                mode: Mode::Check,
+                source: source.to_string(),
+                file_name: "make_counter.c".into(),
+                predicates: String::new(),
+                options: Options { techniques: vec![Technique::Cegar], ..Options::default() },
+            },
+        };
+        let first = run(&request);
+        assert_eq!(first.verdict, "SAFE");
+        for _ in 0..4 {
+            let again = run(&request);
+            assert_eq!(again, first);
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use diagnostics::Span;
 use lang_c::ast;
 use lang_c::span::Node;
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// An abC variable: a global, a function's local or formal, or a function's return value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -355,7 +355,7 @@ pub(crate) struct Builder<'a> {
     locals: HashMap<(String, String), VarId>,
     current: Option<String>,
     /// Enumerator names (constants).
-    enumerators: std::collections::HashSet<String>,
+    enumerators: budget::hash::HashSet<String>,
 }
 
 fn is_undefined(span: lang_c::span::Span) -> bool {
@@ -384,11 +384,11 @@ impl<'a> Builder<'a> {
             lines,
             directive_lines,
             program: Program { includes, ..Program::default() },
-            typedefs: HashMap::new(),
-            tags: HashMap::new(),
-            globals: HashMap::new(),
+            typedefs: HashMap::default(),
+            tags: HashMap::default(),
+            globals: HashMap::default(),
             scopes: Vec::new(),
-            locals: HashMap::new(),
+            locals: HashMap::default(),
             current: None,
             enumerators: Default::default(),
         }
@@ -777,7 +777,7 @@ impl<'a> Builder<'a> {
         let index = self.function_entry(&name, ret, span, false);
         self.program.functions[index].has_body = true;
         self.current = Some(name.clone());
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         let mut formals = Vec::new();
         if let Some(p) = params {
             self.program.functions[index].variadic |= matches!(p.node.ellipsis, ast::Ellipsis::Some);
@@ -830,7 +830,7 @@ impl<'a> Builder<'a> {
     // ---------------------------------------------------------------- statements
 
     fn block(&mut self, items: &[Node<ast::BlockItem>]) -> Vec<Item> {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(HashMap::default());
         let mut out = Vec::new();
         for item in items {
             match &item.node {
@@ -873,7 +873,7 @@ impl<'a> Builder<'a> {
             S::While(w) => StmtKind::While(self.expr(&w.node.expression), Box::new(self.stmt(&w.node.statement))),
             S::DoWhile(w) => StmtKind::DoWhile(Box::new(self.stmt(&w.node.statement)), self.expr(&w.node.expression)),
             S::For(f) => {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(HashMap::default());
                 let init = match &f.node.initializer.node {
                     ast::ForInitializer::Empty | ast::ForInitializer::StaticAssert(_) => ForInit::Empty,
                     ast::ForInitializer::Expression(e) => ForInit::Expr(self.expr(e)),

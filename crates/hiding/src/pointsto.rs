@@ -18,7 +18,8 @@ use crate::model::*;
 use crate::sites::{Site, Target, Value};
 use lang_c::ast::UnaryOperator as U;
 use std::cell::{Cell, RefCell};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use budget::hash::HashMap;
 
 pub struct PointsTo {
     sets: Vec<BTreeSet<VarId>>,
@@ -233,7 +234,7 @@ impl Open {
 impl<'p> OnDemand<'p> {
     /// Indexes the sites (one pass, no points-to set computed yet).
     pub fn new(program: &'p Program, sites: &'p [Site]) -> OnDemand<'p> {
-        let mut direct: HashMap<VarId, Vec<usize>> = HashMap::new();
+        let mut direct: HashMap<VarId, Vec<usize>> = HashMap::default();
         let mut indirect = Vec::new();
         let mut taken = BTreeSet::new();
         for (k, site) in sites.iter().enumerate() {
@@ -252,7 +253,7 @@ impl<'p> OnDemand<'p> {
                 address_taken(e, &mut taken);
             }
         }
-        OnDemand { program, sites, direct, indirect, address_taken: taken, solved: RefCell::new(HashMap::new()), indirect_into: RefCell::new(None), work: Cell::new(0) }
+        OnDemand { program, sites, direct, indirect, address_taken: taken, solved: RefCell::new(HashMap::default()), indirect_into: RefCell::new(None), work: Cell::new(0) }
     }
 
     /// Site evaluations done so far by all queries.
@@ -341,7 +342,7 @@ impl<'p> OnDemand<'p> {
 
     /// The indirect stores by the variables they may store into, under the current sets.
     fn index_indirect(&self, open: &mut Open) -> HashMap<VarId, Vec<usize>> {
-        let mut index: HashMap<VarId, Vec<usize>> = HashMap::new();
+        let mut index: HashMap<VarId, Vec<usize>> = HashMap::default();
         for &k in &self.indirect {
             self.work.set(self.work.get() + 1);
             let Target::Expr(target) = &self.sites[k].target else { continue };

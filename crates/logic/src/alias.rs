@@ -1,7 +1,7 @@
 //! The may-alias interface queried by weakest preconditions, with two simple implementations.
 
 use c_ir::{Expr, ExprKind, Program, Type, VarId};
-use std::collections::HashSet;
+use budget::hash::HashSet;
 
 /// Which memory a location of this type lives in: locations of different keys never overlap
 /// (the solver keeps one uninterpreted memory per key). Integer signedness is ignored.
@@ -57,7 +57,7 @@ pub struct TypeBasedMayAlias {
 impl TypeBasedMayAlias {
     /// Variables count as address-taken if the front end says so or `&v` occurs in the program.
     pub fn new(program: &Program) -> TypeBasedMayAlias {
-        let mut address_taken: HashSet<VarId> = HashSet::new();
+        let mut address_taken: HashSet<VarId> = HashSet::default();
         for (i, v) in program.vars.iter().enumerate() {
             if v.address_taken {
                 address_taken.insert(VarId(i as u32));

@@ -1,6 +1,6 @@
 //! Control-flow graphs of boolean procedures: one node per statement (numbered like `StmtId`) plus an implicit-return node.
 
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 use boolprog::{statements_in_order, Expr, ProcId, Procedure, Program, Stmt, StmtId, StmtKind};
 
@@ -62,7 +62,7 @@ fn size(stmt: &Stmt) -> usize {
 fn build_proc(program: &Program, proc: &Procedure) -> ProcCfg {
     let stmts = statements_in_order(&proc.body);
     let n = stmts.len();
-    let mut labels = HashMap::new();
+    let mut labels = HashMap::default();
     for (i, s) in stmts.iter().enumerate() {
         if let Some(l) = &s.label {
             labels.entry(l.clone()).or_insert(i);

@@ -1,6 +1,7 @@
 //! Explicit-state simulation and search of boolean programs (tiny, for tests): replays traces and decides reachability by breadth-first search.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
+use budget::hash::{HashMap, HashSet};
 
 use boolprog::{Expr, ProcId, Program, StmtId};
 
@@ -67,7 +68,7 @@ impl<'a> Machine<'a> {
             .procs
             .iter()
             .map(|p| {
-                let mut m = HashMap::new();
+                let mut m = HashMap::default();
                 for (i, g) in program.globals.iter().enumerate() {
                     m.insert(g.name.clone(), (false, i));
                 }
@@ -231,7 +232,7 @@ pub fn search_with_error_labels(program: &Program, max_states: usize, max_stack:
     }
     let Some(entry) = program.entry_proc() else { return SearchResult::Unknown };
     let machine = Machine::new(program);
-    let mut seen: HashSet<State> = HashSet::new();
+    let mut seen: HashSet<State> = HashSet::default();
     let mut queue: VecDeque<State> = VecDeque::new();
     for s in machine.initial_states(entry.0 as usize) {
         if seen.insert(s.clone()) {
@@ -334,14 +335,14 @@ pub fn reachable_valuations(
     }
     let entry = program.entry_proc()?;
     let machine = Machine::new(program);
-    let mut seen: HashSet<State> = HashSet::new();
+    let mut seen: HashSet<State> = HashSet::default();
     let mut queue: VecDeque<State> = VecDeque::new();
     for s in machine.initial_states(entry.0 as usize) {
         if seen.insert(s.clone()) {
             queue.push_back(s);
         }
     }
-    let mut out: ReachableSets = HashMap::new();
+    let mut out: ReachableSets = HashMap::default();
     while let Some(s) = queue.pop_front() {
         if machine.is_error(&s, &[]) {
             return None;

@@ -44,7 +44,8 @@
 //! `T[R][n]` are BEBOP's path edges and `E[R]` its summaries: BOOP ch. 6's point is that the two
 //! views compute the same thing. The engine gives a verdict, not a counterexample or invariants.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+use budget::hash::HashMap;
 use std::fmt::Write as _;
 
 use biodivine_lib_bdd::{op_function, Bdd, BddVariable, BddVariableSet};
@@ -1171,7 +1172,7 @@ pub fn saturated_heads(program: &Program, config: &Config) -> Option<Vec<(String
             hidden.extend(checker.v.ret.iter().copied());
         }
         let heads = checker.trans[pt].exists(&hidden);
-        let mut names: HashMap<BddVariable, String> = HashMap::new();
+        let mut names: HashMap<BddVariable, String> = HashMap::default();
         for (name, slot) in &scope.resolve {
             names.insert(checker.v.var(*slot, CUR), name.clone());
         }

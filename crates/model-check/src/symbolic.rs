@@ -1,6 +1,7 @@
 //! The BDD engine: path edges, summaries, worklist, invariants, and counterexample reconstruction by time stamps.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+use budget::hash::HashMap;
 
 use biodivine_lib_bdd::{op_function, Bdd, BddPartialValuation, BddValuation, BddVariable, BddVariableSet};
 use boolprog::{statements_in_order, Expr, Origin, ProcId, Program, StmtId};
@@ -304,7 +305,7 @@ impl Engine {
         engine.global_next = engine.enc.global.iter().map(|v| v[NEXT]).collect();
         engine.global_entry = engine.enc.global.iter().map(|v| v[ENTRY]).collect();
         for proc in &program.procs {
-            let mut resolve = HashMap::new();
+            let mut resolve = HashMap::default();
             for (i, g) in program.globals.iter().enumerate() {
                 resolve.insert(g.name.clone(), VarRef::Global(i));
             }
@@ -673,7 +674,7 @@ impl Engine {
         let mut out = Vec::new();
         for (p, proc_cfg) in self.cfgs.iter().enumerate() {
             let info = &self.info[p];
-            let mut names: HashMap<BddVariable, String> = HashMap::new();
+            let mut names: HashMap<BddVariable, String> = HashMap::default();
             for (name, r) in &info.scope {
                 names.insert(self.var(*r, CUR), name.clone());
             }
@@ -685,7 +686,7 @@ impl Engine {
             }
             // consecutive statements often have the same reachable states: print each set once
             type Forms = (Vec<Vec<Literal>>, Option<Vec<Vec<Literal>>>);
-            let mut seen: HashMap<Bdd, Forms> = HashMap::new();
+            let mut seen: HashMap<Bdd, Forms> = HashMap::default();
             let literals = |clause: &BddPartialValuation, flip: bool| -> Vec<Literal> {
                 let mut lits: Vec<(usize, Literal)> = clause
                     .to_values()

@@ -9,7 +9,7 @@ use crate::solve::{check_conjunction, prefer_defined_model, SatAnswer};
 use crate::wp::simplify;
 use crate::RefineStatistics;
 use c_ir::{Expr, ExprKind, VarId};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// What one step changed in the symbolic state (the rows of Fig 7.5, as deltas).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,9 +54,9 @@ struct Condition {
 /// Simulates `path` forward and decides feasibility; `Unknown` for paths through memory
 /// (pointers, arrays, fields), which the caller checks with weakest preconditions instead.
 pub(crate) fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats: &mut RefineStatistics, cancel: &dyn Fn() -> bool) -> SpAnalysis {
-    let mut omega: HashMap<VarId, Expr> = HashMap::new();
+    let mut omega: HashMap<VarId, Expr> = HashMap::default();
     // first step at which each variable was assigned
-    let mut first_update: HashMap<VarId, usize> = HashMap::new();
+    let mut first_update: HashMap<VarId, usize> = HashMap::default();
     let mut rows = Vec::new();
     let mut conditions: Vec<Condition> = Vec::new();
     // past valuations: (step, var, value before the step)

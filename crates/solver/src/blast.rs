@@ -2,7 +2,7 @@
 //! propagation and structural hashing); bit vectors are `Vec<Lit>`, least significant bit first.
 
 use crate::sat::{Lit, SatBackend};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// A circuit builder owning the SAT back end.
 pub(crate) struct Circuit {
@@ -39,7 +39,7 @@ impl Circuit {
         let t = sat.new_var();
         debug_assert_eq!(t, 0);
         sat.add_clause(&[Lit::TRUE]);
-        Circuit { sat, and_gates: HashMap::new(), xor_gates: HashMap::new() }
+        Circuit { sat, and_gates: HashMap::default(), xor_gates: HashMap::default() }
     }
 
     pub(crate) fn sat(&self) -> &dyn SatBackend {

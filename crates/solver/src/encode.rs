@@ -10,7 +10,7 @@ use crate::sat::Lit;
 use crate::SolverConfig;
 use c_ir::{BinaryOp, Expr, ExprKind, Program, StructId, Type, UnaryOp, VarId};
 use logic::MemoryTypeKey;
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// A formula the solver cannot encode (floating point, opaque types, struct-valued terms...).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,22 +152,22 @@ impl Encoder {
             config: config.clone(),
             vars: program.vars.iter().map(|v| (v.name.clone(), v.ty.clone(), v.address_taken)).collect(),
             structs: (0..program.structs.len() as u32).map(StructId).collect(),
-            terms: HashMap::new(),
-            var_values: HashMap::new(),
+            terms: HashMap::default(),
+            var_values: HashMap::default(),
             registered_vars: Vec::new(),
-            locations: HashMap::new(),
-            field_addresses: HashMap::new(),
+            locations: HashMap::default(),
+            field_addresses: HashMap::default(),
             used_constant_addresses: Vec::new(),
-            apps: HashMap::new(),
+            apps: HashMap::default(),
             encoded_terms: 0,
-            linear_sums: HashMap::new(),
-            orders: HashMap::new(),
-            equalities: HashMap::new(),
+            linear_sums: HashMap::default(),
+            orders: HashMap::default(),
+            equalities: HashMap::default(),
             equality_list: Vec::new(),
-            equalities_by_atom: HashMap::new(),
+            equalities_by_atom: HashMap::default(),
             polynomials: Vec::new(),
-            equalities_by_factor: HashMap::new(),
-            nonlinear_by_factor: HashMap::new(),
+            equalities_by_factor: HashMap::default(),
+            nonlinear_by_factor: HashMap::default(),
         }
     }
 

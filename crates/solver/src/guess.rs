@@ -13,7 +13,7 @@ use crate::eval::evaluate;
 use crate::SolverConfig;
 use c_ir::{BinaryOp, Expr, ExprKind, Program, Type, UnaryOp, VarId};
 use logic::eval::wrap;
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// Assignments tried.
 const TRIES: u64 = 64;

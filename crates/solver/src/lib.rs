@@ -52,7 +52,7 @@ pub use overflow::{no_overflow_conditions, with_no_overflow, IntegerSemantics};
 pub use sat::{new_backend, BackendKind, Lit, SatBackend};
 
 use c_ir::{display_expr, Expr, ExprKind, Program, Type, VarId};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 use web_time::Instant;
 
 pub(crate) fn blast_mask(w: u32) -> u128 {
@@ -361,7 +361,7 @@ impl Solver {
         Solver {
             context: Context::new(&slim, config),
             program: slim,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             statistics: Statistics::default(),
             log: Vec::new(),
             last_model: None,

@@ -188,7 +188,7 @@ impl Default for BatsatBackend {
 struct Enumerator<'a> {
     guard: Lit,
     projection: Vec<Lit>,
-    seen: std::collections::HashSet<Vec<bool>>,
+    seen: budget::hash::HashSet<Vec<bool>>,
     found: &'a mut Vec<Vec<bool>>,
     limit: usize,
     cut_short: bool,

@@ -8,7 +8,7 @@
 use analyses::{affine, zones};
 use c_ir::{Expr, ProcId, PredicateSet, Program};
 use cegar::{Candidate, CandidateSource, ScopedPredicate};
-use std::collections::{HashMap, HashSet};
+use budget::hash::{HashMap, HashSet};
 
 /// At most this many candidates join the predicates of one refinement ...
 const CANDIDATES_PER_REFINEMENT: usize = 8;
@@ -31,11 +31,11 @@ impl<'z> LoopCandidates<'z> {
     /// `zones`: the difference-bound analysis' result, whose loop-head relations join the
     /// candidates.
     pub fn new(zones: Option<&'z zones::ZoneResult>) -> LoopCandidates<'z> {
-        LoopCandidates { zones, per_procedure: HashMap::new(), polynomial_done: HashSet::new(), call_relations: None }
+        LoopCandidates { zones, per_procedure: HashMap::default(), polynomial_done: HashSet::default(), call_relations: None }
     }
 
     fn of_procedure(&mut self, program: &Program, proc: ProcId) -> &mut Vec<(Expr, &'static str)> {
-        let call_relations = self.call_relations.get_or_insert_with(|| affine::call_relations(program));
+        let call_relations = self.call_relations.get_or_insert_with(|| affine::call_relations(program).into_iter().collect());
         let zones = self.zones;
         self.per_procedure.entry(proc).or_insert_with(|| {
             let mut list: Vec<(Expr, &'static str)> = Vec::new();

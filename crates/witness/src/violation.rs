@@ -19,7 +19,7 @@ use crate::Validity;
 use c_ir::interp::{self, Limits, Outcome, State};
 use c_ir::{Expr, ExprKind, Program, StmtKind, StmtRef, VarKind};
 use std::cell::RefCell;
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// Budget of one replay (statements; accelerated loop iterations are not counted).
 pub const MAX_STEPS: u64 = 50_000_000;
@@ -402,7 +402,7 @@ pub fn validate_violation(program: &Program, index: &SourceIndex, witness: &Viol
         unpinned: 0,
         prev: None,
         consumed: None,
-        parsed: HashMap::new(),
+        parsed: HashMap::default(),
         reasons: Vec::new(),
     });
     let mut input = |_: &c_ir::Type| -> i128 {

@@ -11,7 +11,7 @@ use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, Stmt, StmtKind, StructId, 
 use diagnostics::{Diagnostic, Span};
 use lang_c::ast;
 use lang_c::span::Node;
-use std::collections::{HashMap, HashSet};
+use budget::hash::{HashMap, HashSet};
 
 /// The signature of a C function.
 #[derive(Clone, Debug)]
@@ -114,13 +114,13 @@ impl<'a> Lowerer<'a> {
             parsed_text,
             program: Program::default(),
             diagnostics: Vec::new(),
-            scopes: vec![HashMap::new()],
-            tags: vec![HashMap::new()],
-            functions: HashMap::new(),
-            used_names: HashSet::new(),
+            scopes: vec![HashMap::default()],
+            tags: vec![HashMap::default()],
+            functions: HashMap::default(),
+            used_names: HashSet::default(),
             current: None,
             global_initialisers: Vec::new(),
-            warned_functions: HashSet::new(),
+            warned_functions: HashSet::default(),
             anonymous_structs: 0,
             discard_depth: 0,
             entry_name: entry_name.to_string(),
@@ -128,7 +128,7 @@ impl<'a> Lowerer<'a> {
             side_effect_message: None,
             long_bits: 64,
             address_taken_functions: Vec::new(),
-            variable_length_arrays: HashMap::new(),
+            variable_length_arrays: HashMap::default(),
         }
     }
 
@@ -200,8 +200,8 @@ impl<'a> Lowerer<'a> {
     // ----- scopes -----
 
     pub fn push_scope(&mut self) {
-        self.scopes.push(HashMap::new());
-        self.tags.push(HashMap::new());
+        self.scopes.push(HashMap::default());
+        self.tags.push(HashMap::default());
     }
 
     pub fn pop_scope(&mut self) {
@@ -409,7 +409,7 @@ pub(crate) fn lower_unit<'a>(lowerer: &mut Lowerer<'a>, unit: &'a ast::Translati
 /// functions a pointer may hold (a name in a string or a shadowing variable only adds a target).
 fn functions_used_as_values(text: &str, functions: &HashMap<String, FunctionInfo>) -> Vec<(String, ProcId)> {
     let bytes = text.as_bytes();
-    let mut found: HashMap<&str, ProcId> = HashMap::new();
+    let mut found: HashMap<&str, ProcId> = HashMap::default();
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
@@ -441,7 +441,7 @@ fn functions_used_as_values(text: &str, functions: &HashMap<String, FunctionInfo
 /// Sets [`Var::address_taken`] for every variable whose address is taken (`&v`, `&v.f`, `&v[i]`,
 /// arrays decaying to pointers).
 pub(crate) fn compute_address_taken(program: &mut Program) {
-    let mut taken = HashSet::new();
+    let mut taken = HashSet::default();
     let mut visit = |e: &Expr| {
         e.visit(&mut |sub| {
             if let ExprKind::AddrOf(inner) = &sub.kind {
@@ -544,9 +544,9 @@ impl<'a> Lowerer<'a> {
             body: Vec::new(),
             label_positions: Vec::new(),
             source_label_names: Vec::new(),
-            source_labels: HashMap::new(),
-            source_label_spans: HashMap::new(),
-            defined_source_labels: HashSet::new(),
+            source_labels: HashMap::default(),
+            source_label_spans: HashMap::default(),
+            defined_source_labels: HashSet::default(),
             break_targets: Vec::new(),
             continue_targets: Vec::new(),
             switches: Vec::new(),
@@ -680,7 +680,7 @@ impl<'a> Lowerer<'a> {
             }
         }
         // source labels name their statements
-        let mut used_labels: HashSet<String> = HashSet::new();
+        let mut used_labels: HashSet<String> = HashSet::default();
         for (index, name) in f.source_label_names.iter().enumerate() {
             if let (Some(name), Some(pos)) = (name, f.label_positions[index]) {
                 let pos = pos.min(last) as usize;

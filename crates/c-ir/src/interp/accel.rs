@@ -18,7 +18,7 @@
 
 use super::{Frame, State};
 use crate::{BinaryOp, Expr, ExprKind, StmtKind, StmtRef, Type, UnaryOp, VarId};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// Fewer skipped iterations than this are not worth a jump.
 const MIN_JUMP: u128 = 4;
