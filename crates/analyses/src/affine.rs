@@ -15,19 +15,16 @@
 //! the fixpoint needs at most `n + 1` changes per statement. Rationals are `i128` fractions;
 //! an overflow abandons the procedure (no candidates).
 //!
-//! Unlike [`crate::zones`] and [`crate::heap`] this analysis does not run on the shared
-//! engine ([`crate::fixpoint`]), for now: it needs no widening (the lattice has height
-//! `n + 1`), and its `fixpoint` is a worklist that re-evaluates only the statements whose
-//! state changed, along edges, where the engine iterates rounds over all statements and then
-//! re-checks them all (more eliminations per procedure, for the same least fixpoint). The
-//! summaries ([`call_relations`]) fit the engine less still: they are computed bottom-up to a
-//! fixpoint over all procedures, recursion included, with two states per statement (returned
-//! variable assigned or not yet) and one work budget for the whole program, where the engine
-//! analyses a callee per entry state and declines recursion. Moving the loop analysis over
-//! needs a worklist strategy in the engine; the summaries need a summary-based (bottom-up)
-//! mode.
+//! The iteration is the shared engine's ([`crate::fixpoint`]) with [`Strategy::Worklist`]:
+//! the subspaces are a domain (`Karr`) whose join is the affine hull and that needs no
+//! widening (the lattice has height `n + 1`), and a statement is re-evaluated (one Gaussian
+//! elimination) only when its state changed. The same domain runs the polynomial equalities
+//! ([`polynomial_loop_equalities`], over monomials); the procedure summaries
+//! ([`call_relations`]) run the engine once per procedure and round of their bottom-up
+//! iteration, with their own domain (two subspaces per statement).
 
-use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
+use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
 use std::collections::HashMap;
 
 mod polynomial;
@@ -163,6 +160,29 @@ impl Affine {
         rows.extend(other.directions.iter().cloned());
         rows.push(other.point.iter().zip(&self.point).map(|(a, b)| a.sub(*b)).collect::<Option<Vec<_>>>()?);
         Some(Affine { point: self.point.clone(), directions: echelon(rows, n)? })
+    }
+
+    /// Whether `other` lies in this subspace: its point's offset and its directions reduce to
+    /// zero by the directions here (in reduced row echelon form, each pivot 1). `false` when
+    /// the rationals overflow.
+    fn contains(&self, other: &Affine) -> bool {
+        if self == other {
+            return true;
+        }
+        let pivots: Vec<Option<usize>> = self.directions.iter().map(|row| row.iter().position(|x| !x.is_zero())).collect();
+        let in_span = |mut v: Vec<Rat>| -> Option<bool> {
+            for (row, p) in self.directions.iter().zip(&pivots) {
+                let f = p.and_then(|p| v.get(p).copied()).unwrap_or(Rat::ZERO);
+                if !f.is_zero() {
+                    for (x, r) in v.iter_mut().zip(row) {
+                        *x = x.sub(r.mul(f)?)?;
+                    }
+                }
+            }
+            Some(v.iter().all(|x| x.is_zero()))
+        };
+        let offset = other.point.iter().zip(&self.point).map(|(a, b)| a.sub(*b)).collect::<Option<Vec<_>>>();
+        offset.and_then(in_span) == Some(true) && other.directions.iter().all(|d| in_span(d.clone()) == Some(true))
     }
 
     /// `x := e`.
@@ -406,7 +426,7 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
             }
         }
     }
-    let state = fixpoint(p, Affine::full(n), |kind, before| {
+    let state = fixpoint(program, proc, Affine::full(n), |kind, before| {
         Some(match kind {
             StmtKind::Assign { lhs, rhs } => match target(lhs, &index) {
                 Some(x) => match linearize(rhs, &index, n) {
@@ -466,42 +486,98 @@ fn back_edges(p: &c_ir::Procedure) -> Vec<(usize, usize)> {
     (0..p.body.len()).flat_map(|i| p.successors(i as u32).into_iter().map(move |s| (s as usize, i))).filter(|&(s, i)| s <= i).collect()
 }
 
-/// The states before each statement of `p` (`None`: unreachable), from `entry` before the
-/// first, by a worklist over `transfer` (the state after a statement from the one before it)
-/// and affine hulls at joins. `None` when the rationals overflow.
-fn fixpoint(p: &c_ir::Procedure, entry: Affine, mut transfer: impl FnMut(&StmtKind, Affine) -> Option<Affine>) -> Option<Vec<Option<Affine>>> {
-    let len = p.body.len();
-    let mut state: Vec<Option<Affine>> = vec![None; len];
-    if len == 0 {
-        return Some(state);
+/// The rationals overflowed: the analysis gives up.
+#[derive(Debug)]
+pub(crate) struct Overflow;
+
+/// Karr's domain for the shared engine: the state before a statement is an affine subspace
+/// of the dimensions (`None`: unreachable); `step` gives the state after a statement from the
+/// one before it (`None`: the rationals overflowed). Collects the final states.
+struct Karr<F> {
+    entry: Affine,
+    step: F,
+    states: Vec<Option<Affine>>,
+}
+
+/// The hull of two states (`Overflow` when the rationals overflow).
+fn hull(a: Option<Affine>, b: Option<Affine>) -> Result<Option<Affine>, Overflow> {
+    match (a, b) {
+        (None, x) | (x, None) => Ok(x),
+        (Some(a), Some(b)) => a.join(&b).map(Some).ok_or(Overflow),
     }
-    state[0] = Some(entry);
-    let mut work: Vec<usize> = vec![0];
-    let mut queued = vec![false; len];
-    queued[0] = true;
-    while let Some(i) = work.pop() {
-        queued[i] = false;
-        let Some(before) = state[i].clone() else { continue };
-        let after = transfer(&p.body[i].kind, before)?;
-        for succ in p.successors(i as u32) {
-            let s = succ as usize;
-            if s >= len {
-                continue;
-            }
-            let joined = match &state[s] {
-                None => after.clone(),
-                Some(old) => old.join(&after)?,
-            };
-            if state[s].as_ref() != Some(&joined) {
-                state[s] = Some(joined);
-                if !queued[s] {
-                    queued[s] = true;
-                    work.push(s);
-                }
-            }
+}
+
+/// Inclusion of states (`None`: empty).
+fn included(a: &Option<Affine>, b: &Option<Affine>) -> bool {
+    match (a, b) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some(a), Some(b)) => b.contains(a),
+    }
+}
+
+impl<F: FnMut(&StmtKind, Affine) -> Option<Affine>> Domain for Karr<F> {
+    /// One context per procedure: the entry subspace is fixed.
+    type Entry = ();
+    type State = Option<Affine>;
+    type Error = Overflow;
+
+    fn bottom(&self) -> Option<Affine> {
+        None
+    }
+    fn is_bottom(&self, state: &Option<Affine>) -> bool {
+        state.is_none()
+    }
+    fn start(&mut self, _proc: ProcId, _entry: &()) -> Result<Option<Affine>, Overflow> {
+        Ok(Some(self.entry.clone()))
+    }
+    fn join(&self, a: Option<Affine>, b: Option<Affine>) -> Result<Option<Affine>, Overflow> {
+        hull(a, b)
+    }
+    /// No widening: every strictly increasing chain of subspaces has at most `n + 2` elements.
+    fn widen(&self, _at: StmtRef, _old: &Option<Affine>, next: Option<Affine>) -> Result<Option<Affine>, Overflow> {
+        Ok(next)
+    }
+    fn leq(&self, a: &Option<Affine>, b: &Option<Affine>) -> bool {
+        included(a, b)
+    }
+    fn transfer(engine: &mut Engine<'_, Self>, at: StmtRef, pre: Option<Affine>) -> Result<Option<Affine>, Fail<Overflow>> {
+        let Some(pre) = pre else { return Ok(None) };
+        let kind = &engine.program().stmt(at).kind;
+        (engine.domain.step)(kind, pre).map(Some).ok_or(Fail::Domain(Overflow))
+    }
+    fn record(&mut self, at: StmtRef, _loop_head: bool, state: &Option<Affine>) -> Result<(), Overflow> {
+        if let Some(slot) = self.states.get_mut(at.index as usize) {
+            *slot = state.clone();
         }
+        Ok(())
     }
-    Some(state)
+}
+
+/// The engine's parameters for a domain of `dimensions` dimensions and `slots` subspaces per
+/// statement: the worklist, no widening, and room for every state to grow through all
+/// dimensions (`dimensions + 1` changes per subspace, each one evaluation).
+pub(crate) fn karr_config(dimensions: usize, slots: usize) -> Config {
+    Config {
+        strategy: Strategy::Worklist,
+        widening_delay: u32::MAX,
+        max_rounds: slots * (dimensions + 2),
+        descending_rounds: 0,
+        max_depth: 1,
+        max_contexts: 1,
+    }
+}
+
+/// The states before each statement of `proc` (`None`: unreachable), from `entry` before the
+/// first, on the shared engine over `step` (the state after a statement from the one before
+/// it) and affine hulls at joins. `None` when the rationals overflow.
+fn fixpoint(program: &Program, proc: ProcId, entry: Affine, step: impl FnMut(&StmtKind, Affine) -> Option<Affine>) -> Option<Vec<Option<Affine>>> {
+    let config = karr_config(entry.point.len(), 1);
+    let states = vec![None; program.proc(proc).body.len()];
+    let never = || false;
+    let mut engine = Engine::new(program, Karr { entry, step, states }, config, &never);
+    engine.call(proc, ()).ok()?;
+    Some(engine.domain.states)
 }
 
 /// The heads of the loops of `p` that a reachable statement jumps back to, and which

@@ -4,20 +4,32 @@
 //! "functional approach" of Sharir and Pnueli, 1981, tabulated on demand).
 //!
 //! For one procedure and one entry state the engine keeps the state *before* every statement
-//! and iterates in rounds (statements in program order, each new state used at once):
+//! and iterates in one of two ways ([`Config::strategy`]):
 //!
-//! 1. **ascending**: a statement's state is the join of what its predecessors pass on (their
-//!    states through [`Domain::transfer`]; the entry state too at statement 0). At a loop head
-//!    the new state is also joined with the old one, and after
+//! 1. **ascending**, by [`Strategy::Rounds`]: rounds over the statements in program order, each
+//!    new state used at once; a statement's state is the join of what its predecessors pass on
+//!    (their states through [`Domain::transfer`]; the entry state too at statement 0). At a
+//!    loop head the new state is also joined with the old one, and after
 //!    [`Config::widening_delay`] such joins it is widened ([`Domain::widen`]) so that the
 //!    ascent ends on domains of infinite height. More than [`Config::max_rounds`] rounds
-//!    give up ([`Fail::NoFixpoint`]);
+//!    give up ([`Fail::NoFixpoint`]). Or by [`Strategy::Worklist`] (Kildall's worklist, 1973;
+//!    a chaotic iteration in the sense of Cousot and Cousot): only a statement whose state
+//!    changed is evaluated again, the lowest such statement first, and its result is joined
+//!    into its successors' states (widened at a loop head as above). On a domain of finite
+//!    height whose join is the least upper bound both reach the least fixpoint, the worklist
+//!    with fewer transfers, which counts for domains whose transfer costs much (Karr's affine
+//!    spaces: a Gaussian elimination each). More than [`Config::max_rounds`] evaluations per
+//!    statement on average give up. A [`Config::widening_delay`] of `u32::MAX` never widens,
+//!    for domains of finite height;
 //! 2. **descending** (optional, [`Config::descending_rounds`]): from the post-fixpoint, rounds
 //!    without join or widening recover bounds that widening lost (narrowing by iteration);
 //! 3. **the check**: every statement's state must contain what its predecessors pass on
 //!    ([`Domain::leq`]), i.e. the states are a post-fixpoint, which is what makes them sound
 //!    whatever the iteration did. If the descended states fail it, the ascended ones are
 //!    checked instead; if those fail too the engine gives up ([`Fail::NotPostFixpoint`]).
+//!    After a worklist ascent every reached statement's last result was computed from its
+//!    final state (a change would have queued it again), so the check of the ascended states
+//!    joins those results instead of applying the transfers once more.
 //!
 //! A call statement's transfer asks the engine for the callee's [`Summary`] from an entry
 //! state ([`Engine::call`]): summaries are memoised per `(procedure, entry)`, so a procedure
@@ -29,15 +41,16 @@
 //! procedure; [`Domain::record`] collects the invariants, [`Summary::error`] tells whether an
 //! `Error` statement is reachable.
 //!
-//! Users: the difference bounds ([`crate::zones`]) and the heap values ([`crate::heap`]).
-//! Karr's affine equalities ([`crate::affine`]) keep their own worklist for now: they need no
-//! widening (the lattice of affine subspaces has height `n + 1`), re-evaluate only the
-//! statements whose state changed, and compute procedure summaries bottom-up to a fixpoint
-//! over all procedures (recursion included) with two states per statement, where this engine
-//! iterates rounds and tabulates callees per entry state; see that module's documentation.
+//! Users: the difference bounds ([`crate::zones`]) and the heap values ([`crate::heap`]) by
+//! rounds, with widening and calls tabulated per entry state; Karr's affine equalities
+//! ([`crate::affine`], its polynomial equalities and its procedure summaries) by the worklist
+//! without widening (the lattice of affine subspaces has height `n + 1`). The summaries do not
+//! use [`Engine::call`]: their transfer applies the callees' summaries as they stand, and
+//! the bottom-up iteration over all procedures (recursion included) runs the engine once
+//! per procedure and round; see that module's documentation.
 
 use c_ir::{ProcId, Program, StmtKind, StmtRef};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::hash::Hash;
 use std::rc::Rc;
 
@@ -97,12 +110,24 @@ pub enum Fail<E> {
     Domain(E),
 }
 
+/// How the ascent visits a procedure's statements (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strategy {
+    /// Rounds over all statements in program order until a round changes nothing.
+    Rounds,
+    /// A worklist of the statements whose state changed, the lowest first.
+    Worklist,
+}
+
 /// The iteration's parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Joins at a loop head before its state is widened.
+    /// How the ascent visits the statements.
+    pub strategy: Strategy,
+    /// Joins at a loop head before its state is widened (`u32::MAX`: never).
     pub widening_delay: u32,
-    /// Ascending rounds over a procedure before giving up.
+    /// Ascending rounds over a procedure before giving up; with [`Strategy::Worklist`],
+    /// evaluations per statement on average.
     pub max_rounds: usize,
     /// Descending rounds after the ascent (0: none).
     pub descending_rounds: usize,
@@ -114,7 +139,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Config {
-        Config { widening_delay: 2, max_rounds: 60, descending_rounds: 0, max_depth: 32, max_contexts: usize::MAX }
+        Config { strategy: Strategy::Rounds, widening_delay: 2, max_rounds: 60, descending_rounds: 0, max_depth: 32, max_contexts: usize::MAX }
     }
 }
 
@@ -134,15 +159,31 @@ pub struct Stats {
     pub fixpoints: usize,
     /// Calls answered from the memo.
     pub memo_hits: usize,
-    /// Ascending rounds over all fixpoints.
+    /// Ascending rounds over all fixpoints ([`Strategy::Rounds`]).
     pub rounds: usize,
+    /// Applications of [`Domain::transfer`] (ascent, descent and check).
+    pub transfers: usize,
 }
 
-/// Loop heads and predecessors of a procedure's statements.
+/// Loop heads, predecessors and successors of a procedure's statements.
 struct Cfg {
     heads: Vec<bool>,
     preds: Vec<Vec<usize>>,
+    succs: Vec<Vec<usize>>,
 }
+
+/// What a statement passed on in the last evaluation of a worklist ascent (from its final
+/// state), and whether a callee it called reaches an error.
+struct Passed<S> {
+    post: S,
+    error: bool,
+}
+
+/// The results of a worklist ascent, per statement (`None`: not evaluated from its final state).
+type Cache<S> = [Option<Passed<S>>];
+
+/// A worklist ascent's states and results.
+type Ascent<S> = (Vec<S>, Vec<Option<Passed<S>>>);
 
 /// A procedure being analysed: whether its check runs, and whether it saw a callee's error.
 struct Frame {
@@ -194,10 +235,8 @@ impl<'p, D: Domain> Engine<'p, D> {
     /// caller's states are checked, a reachable error of the callee counts as the caller's.
     pub fn call(&mut self, proc: ProcId, entry: D::Entry) -> Result<Rc<Summary<D::State>>, Fail<D::Error>> {
         let result = self.summary(proc, entry)?;
-        if let Some(caller) = self.frames.last_mut() {
-            if caller.checking {
-                caller.error |= result.error;
-            }
+        if result.error {
+            self.note_callee_error();
         }
         Ok(result)
     }
@@ -226,18 +265,26 @@ impl<'p, D: Domain> Engine<'p, D> {
     fn fixpoint(&mut self, proc: ProcId, entry: &D::Entry) -> Result<Summary<D::State>, Fail<D::Error>> {
         let start = self.domain.start(proc, entry).map_err(Fail::Domain)?;
         let run = Run { proc, cfg: self.cfg(proc), start };
-        let mut states = self.ascend(&run)?;
-        let ascended = (self.config.descending_rounds > 0).then(|| states.clone());
+        let (mut states, cache) = match self.config.strategy {
+            Strategy::Rounds => (self.ascend(&run)?, None),
+            Strategy::Worklist => {
+                let (states, cache) = self.ascend_worklist(&run)?;
+                (states, Some(cache))
+            }
+        };
+        let descending = self.config.descending_rounds > 0;
+        let ascended = descending.then(|| states.clone());
         for _ in 0..self.config.descending_rounds {
             for s in 0..states.len() {
-                states[s] = self.incoming(&run, &states, s)?;
+                states[s] = self.incoming(&run, &states, s, None)?;
             }
         }
-        let mut error = self.check(&run, &states)?;
+        // the worklist's results were computed from the ascended states only
+        let mut error = self.check(&run, &states, if descending { None } else { cache.as_deref() })?;
         if error.is_none() {
             if let Some(ascended) = ascended {
                 states = ascended;
-                error = self.check(&run, &states)?;
+                error = self.check(&run, &states, cache.as_deref())?;
             }
         }
         let Some(mut error) = error else { return Err(Fail::NotPostFixpoint) };
@@ -270,7 +317,7 @@ impl<'p, D: Domain> Engine<'p, D> {
                 if (self.stop)() {
                     return Err(Fail::Stopped);
                 }
-                let incoming = self.incoming(run, &states, s)?;
+                let incoming = self.incoming(run, &states, s, None)?;
                 let new = if run.cfg.heads[s] {
                     visits[s] += 1;
                     let joined = self.domain.join(states[s].clone(), incoming).map_err(Fail::Domain)?;
@@ -294,13 +341,78 @@ impl<'p, D: Domain> Engine<'p, D> {
         Err(Fail::NoFixpoint)
     }
 
+    /// The worklist ascent: evaluates the lowest statement whose state changed and joins its
+    /// result into its successors' states (widened at loop heads after the delay), until no
+    /// state changes; the states and each statement's last result.
+    fn ascend_worklist(&mut self, run: &Run<D::State>) -> Result<Ascent<D::State>, Fail<D::Error>> {
+        let n = run.cfg.preds.len();
+        let mut states: Vec<D::State> = vec![self.domain.bottom(); n];
+        let mut cache: Vec<Option<Passed<D::State>>> = (0..n).map(|_| None).collect();
+        let mut visits = vec![0u32; n];
+        let mut work = BTreeSet::new();
+        if n == 0 || self.domain.is_bottom(&run.start) {
+            return Ok((states, cache));
+        }
+        if self.join_into(run, &mut states, &mut visits, 0, run.start.clone())? {
+            work.insert(0);
+        }
+        let limit = self.config.max_rounds.saturating_mul(n);
+        let mut evaluations = 0usize;
+        while let Some(s) = work.pop_first() {
+            if (self.stop)() {
+                return Err(Fail::Stopped);
+            }
+            evaluations += 1;
+            if evaluations > limit {
+                return Err(Fail::NoFixpoint);
+            }
+            cache[s] = None;
+            let pre = if run.cfg.heads[s] { self.domain.normalize(states[s].clone()) } else { states[s].clone() };
+            if self.domain.is_bottom(&pre) {
+                continue;
+            }
+            // as in the check: a callee's reachable error is noted with the result
+            self.set_checking(true);
+            let post = self.apply(run, s, pre);
+            let error = self.set_checking(false);
+            let post = post?;
+            if !self.domain.is_bottom(&post) {
+                for &t in &run.cfg.succs[s] {
+                    if self.join_into(run, &mut states, &mut visits, t, post.clone())? {
+                        work.insert(t);
+                    }
+                }
+            }
+            cache[s] = Some(Passed { post, error });
+        }
+        Ok((states, cache))
+    }
+
+    /// Joins `post` into the state of statement `t` (widening at a loop head after the
+    /// delay); whether the state changed.
+    fn join_into(&mut self, run: &Run<D::State>, states: &mut [D::State], visits: &mut [u32], t: usize, post: D::State) -> Result<bool, Fail<D::Error>> {
+        let mut new = self.domain.join(states[t].clone(), post).map_err(Fail::Domain)?;
+        if run.cfg.heads[t] {
+            visits[t] = visits[t].saturating_add(1);
+            if visits[t] > self.config.widening_delay {
+                new = self.domain.widen(StmtRef { proc: run.proc, index: t as u32 }, &states[t], new).map_err(Fail::Domain)?;
+            }
+        }
+        if new == states[t] {
+            return Ok(false);
+        }
+        states[t] = new;
+        Ok(true)
+    }
+
     /// Whether every statement's state contains what its predecessors pass on: `Some(error)`
-    /// when it does, `error` telling whether a callee reaches an `Error` statement.
-    fn check(&mut self, run: &Run<D::State>, states: &[D::State]) -> Result<Option<bool>, Fail<D::Error>> {
+    /// when it does, `error` telling whether a callee reaches an `Error` statement. `cache`:
+    /// what a worklist ascent to these states passed on, used instead of the transfers.
+    fn check(&mut self, run: &Run<D::State>, states: &[D::State], cache: Option<&Cache<D::State>>) -> Result<Option<bool>, Fail<D::Error>> {
         self.set_checking(true);
         let mut holds = true;
         for s in 0..states.len() {
-            let incoming = match self.incoming(run, states, s) {
+            let incoming = match self.incoming(run, states, s, cache) {
                 Ok(incoming) => incoming,
                 Err(e) => {
                     self.set_checking(false);
@@ -323,21 +435,48 @@ impl<'p, D: Domain> Engine<'p, D> {
         std::mem::replace(&mut frame.error, false)
     }
 
-    /// The join of what the predecessors of statement `s` pass on (and the entry state at 0).
-    fn incoming(&mut self, run: &Run<D::State>, states: &[D::State], s: usize) -> Result<D::State, Fail<D::Error>> {
+    /// The join of what the predecessors of statement `s` pass on (and the entry state at 0);
+    /// a predecessor's result in `cache` is taken as it is, its callee error noted as if the
+    /// transfer had run again.
+    fn incoming(&mut self, run: &Run<D::State>, states: &[D::State], s: usize, cache: Option<&Cache<D::State>>) -> Result<D::State, Fail<D::Error>> {
         let mut acc = if s == 0 { run.start.clone() } else { self.domain.bottom() };
         for &p in &run.cfg.preds[s] {
             if self.domain.is_bottom(&states[p]) {
                 continue;
             }
-            let pre = if run.cfg.heads[p] { self.domain.normalize(states[p].clone()) } else { states[p].clone() };
-            if self.domain.is_bottom(&pre) {
-                continue;
-            }
-            let post = D::transfer(self, StmtRef { proc: run.proc, index: p as u32 }, pre)?;
+            let post = match cache.and_then(|c| c[p].as_ref()) {
+                Some(passed) => {
+                    if passed.error {
+                        self.note_callee_error();
+                    }
+                    passed.post.clone()
+                }
+                None => {
+                    let pre = if run.cfg.heads[p] { self.domain.normalize(states[p].clone()) } else { states[p].clone() };
+                    if self.domain.is_bottom(&pre) {
+                        continue;
+                    }
+                    self.apply(run, p, pre)?
+                }
+            };
             acc = self.domain.join(acc, post).map_err(Fail::Domain)?;
         }
         Ok(acc)
+    }
+
+    /// [`Domain::transfer`] of statement `p`, counted.
+    fn apply(&mut self, run: &Run<D::State>, p: usize, pre: D::State) -> Result<D::State, Fail<D::Error>> {
+        self.stats.transfers += 1;
+        D::transfer(self, StmtRef { proc: run.proc, index: p as u32 }, pre)
+    }
+
+    /// A callee of the current procedure reaches an error (counted while checking).
+    fn note_callee_error(&mut self) {
+        if let Some(frame) = self.frames.last_mut() {
+            if frame.checking {
+                frame.error = true;
+            }
+        }
     }
 
     /// The procedure's control flow, computed once for all its entry states.
@@ -352,14 +491,17 @@ impl<'p, D: Domain> Engine<'p, D> {
             heads[h as usize] = true;
         }
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for i in 0..n {
+        let mut succs: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, out) in succs.iter_mut().enumerate() {
             for s in p.successors(i as u32) {
-                if (s as usize) < n && !preds[s as usize].contains(&i) {
-                    preds[s as usize].push(i);
+                let s = s as usize;
+                if s < n && !preds[s].contains(&i) {
+                    preds[s].push(i);
+                    out.push(s);
                 }
             }
         }
-        let cfg = Rc::new(Cfg { heads, preds });
+        let cfg = Rc::new(Cfg { heads, preds, succs });
         self.cfgs.insert(proc, cfg.clone());
         cfg
     }

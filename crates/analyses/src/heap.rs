@@ -28,7 +28,7 @@
 
 use c_ir::points::{invariant_points, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
-use crate::fixpoint::{Config, Domain, Engine, Fail};
+use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Integer value sets larger than this become intervals.
@@ -1062,7 +1062,7 @@ impl Disj {
 }
 
 /// The iteration: three joins at a loop head before widening, no descending rounds.
-const CONFIG: Config = Config { widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 0, max_depth: 32, max_contexts: MAX_CONTEXTS };
+const CONFIG: Config = Config { strategy: Strategy::Rounds, widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 0, max_depth: 32, max_contexts: MAX_CONTEXTS };
 
 impl From<GiveUp> for Fail<GiveUp> {
     fn from(e: GiveUp) -> Fail<GiveUp> {

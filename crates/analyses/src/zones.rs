@@ -24,7 +24,7 @@
 
 use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
-use crate::fixpoint::{Config, Domain, Engine, Fail};
+use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -741,7 +741,7 @@ fn bit_op(op: BinaryOp, a: Itv, b: Itv, ty: &Type) -> Itv {
 // The fixpoint (on the shared engine)
 
 /// The iteration: two joins at a loop head before widening, two descending rounds.
-const CONFIG: Config = Config { widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 2, max_depth: 32, max_contexts: usize::MAX };
+const CONFIG: Config = Config { strategy: Strategy::Rounds, widening_delay: WIDENING_DELAY, max_rounds: MAX_ROUNDS, descending_rounds: 2, max_depth: 32, max_contexts: usize::MAX };
 
 /// Why the domain gives up: a procedure with too many variables.
 #[derive(Debug)]

@@ -6,16 +6,17 @@
 //! looks at one statement at a time and needs its form between the statements of the body
 //! too (`s == a * a` after `a = a + 1`), which refinement only finds unrolling by unrolling.
 //!
-//! The analysis is the affine one of the parent module with one dimension per monomial of
-//! degree at most `D` over the procedure's arithmetic variables (the linearisation of
-//! Rodríguez-Carbonell and Kapur): an assignment `x := p` with a polynomial `p` maps each
-//! monomial containing `x` to a polynomial in the old values, an affine expression over the
-//! monomials while its degree stays within `D`; a monomial whose new value has a higher degree,
-//! or any monomial of a variable assigned something else, is forgotten. Treating monomials as
-//! independent dimensions loses how they are tied to each other (`x * x` is the square of `x`),
-//! which only costs precision. Like the affine equalities, this ignores wrap-around (each
-//! equality over the integers holds modulo `2^w` too, as long as no cast narrows a value) and
-//! branch conditions; a candidate is only a name for a formula the abstraction decides.
+//! The analysis is the affine one of the parent module (on the shared engine, as there) with
+//! one dimension per monomial of degree at most `D` over the procedure's arithmetic variables
+//! (the linearisation of Rodríguez-Carbonell and Kapur): an assignment `x := p` with a
+//! polynomial `p` maps each monomial containing `x` to a polynomial in the old values, an
+//! affine expression over the monomials while its degree stays within `D`; a monomial whose
+//! new value has a higher degree, or any monomial of a variable assigned something else, is
+//! forgotten. Treating monomials as independent dimensions loses how they are tied to each
+//! other (`x * x` is the square of `x`), which only costs precision. Like the affine
+//! equalities, this ignores wrap-around (each equality over the integers holds modulo `2^w`
+//! too, as long as no cast narrows a value) and branch conditions; a candidate is only a name
+//! for a formula the abstraction decides.
 //!
 //! Reported: the equalities at the statements of loops that have a monomial of degree 2 or more,
 //! at most [`MAX_TERMS`] terms, and do not follow from the affine equalities at the same
@@ -204,7 +205,7 @@ fn analyse(program: &Program, proc: ProcId) -> Option<Vec<(u32, Expr)>> {
         let changes: Vec<(usize, Option<Linear>)> = written.iter().flat_map(|&x| space.assignment(x, None)).collect();
         s.update(&changes)
     };
-    let state = fixpoint(p, Affine::full(n), |kind, before| match kind {
+    let state = fixpoint(program, proc, Affine::full(n), |kind, before| match kind {
         StmtKind::Assign { lhs, rhs } => match target(lhs, &space.index) {
             Some(x) => before.update(&space.assignment(x, space.poly(rhs).as_ref())),
             None => Some(before),

@@ -15,9 +15,15 @@
 //! (`assume(n == 0)`), without which a base case tells nothing, and ignores the paths on which
 //! the returned value is never assigned (falling off the end of a function whose value is
 //! used is undefined behaviour in C).
+//!
+//! Each procedure of a round is analysed on the shared engine ([`crate::fixpoint`], by its
+//! worklist and without widening, as the loop equalities): the domain (`Returns`) keeps two
+//! subspaces per statement, and its transfer applies the callees' summaries as they stand
+//! (not [`crate::fixpoint::Engine::call`], which would decline the recursion).
 
-use super::{equality_expr, integral, linearize, positions, target, tracked_variables, Affine, Linear, Rat, MAX_STATEMENTS, MAX_VARIABLES};
-use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, Type, UnaryOp, VarId};
+use super::{equality_expr, hull, included, integral, karr_config, linearize, positions, target, tracked_variables, Affine, Linear, Overflow, Rat, MAX_STATEMENTS, MAX_VARIABLES};
+use crate::fixpoint::{Domain, Engine, Fail};
+use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
 use std::collections::HashMap;
 
 /// Rounds over all procedures before the summaries are taken as they are.
@@ -116,68 +122,105 @@ fn instantiate(summary: &Affine, args: &[Expr], result: usize, index: &HashMap<V
     Some(out)
 }
 
-/// The state before each statement of `proc`, given the summaries of the callees: per
-/// statement, the states reached with the returned variable assigned and not assigned yet.
-fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<ProcId, Summary>, spent: &mut usize) -> Option<Vec<[Option<Affine>; 2]>> {
-    let p = program.proc(proc);
-    let n = l.scratch + 1;
-    let len = p.body.len();
-    let globals: Vec<usize> = program.globals.iter().filter_map(|g| l.index.get(g).copied()).collect();
-    let mut entry = Affine::full(n);
-    for (f, c) in l.formals.iter().zip(&l.entry_values) {
-        if let (Some(f), Some(c)) = (f, c) {
-            let mut e = Linear::constant(n, Rat::ZERO);
-            e.coeffs[*f] = Rat::ONE;
-            entry = entry.assign(*c, &e)?;
-        }
+/// Per statement, the states reached with the returned variable not assigned yet (`[0]`)
+/// and assigned (`[1]`); `None`: not reached so.
+type States = [Option<Affine>; 2];
+
+/// Why the analysis of a procedure gives up.
+#[derive(Debug)]
+enum GiveUp {
+    Overflow,
+    /// The work budget of the whole program is spent.
+    Budget,
+}
+
+impl From<Overflow> for GiveUp {
+    fn from(_: Overflow) -> GiveUp {
+        GiveUp::Overflow
     }
-    let mut state: Vec<[Option<Affine>; 2]> = vec![[None, None]; len];
-    state[0][0] = Some(entry);
-    let mut work = vec![0usize];
-    let mut queued = vec![false; len];
-    queued[0] = true;
-    while let Some(i) = work.pop() {
-        queued[i] = false;
-        *spent += n * n * n;
-        if *spent > MAX_WORK {
-            return None;
+}
+
+/// The domain of one procedure's analysis in a round: its layout, the callees' summaries of
+/// the round so far, and the work spent on the whole program.
+struct Returns<'a> {
+    layout: &'a Layout,
+    summaries: &'a HashMap<ProcId, Summary>,
+    /// The tracked globals' dimensions (a call may change them).
+    globals: Vec<usize>,
+    /// The variables' dimensions and the scratch one.
+    n: usize,
+    spent: usize,
+}
+
+impl Domain for Returns<'_> {
+    /// One context per procedure: the formals equal their entry values.
+    type Entry = ();
+    type State = States;
+    type Error = GiveUp;
+
+    fn bottom(&self) -> States {
+        [None, None]
+    }
+    fn is_bottom(&self, state: &States) -> bool {
+        state[0].is_none() && state[1].is_none()
+    }
+    fn start(&mut self, _proc: ProcId, _entry: &()) -> Result<States, GiveUp> {
+        let mut entry = Affine::full(self.n);
+        for (f, c) in self.layout.formals.iter().zip(&self.layout.entry_values) {
+            if let (Some(f), Some(c)) = (f, c) {
+                let mut e = Linear::constant(self.n, Rat::ZERO);
+                e.coeffs[*f] = Rat::ONE;
+                entry = entry.assign(*c, &e).ok_or(GiveUp::Overflow)?;
+            }
         }
-        let mut after: [Option<Affine>; 2] = [None, None];
-        for (assigned, before) in state[i].clone().into_iter().enumerate() {
+        Ok([Some(entry), None])
+    }
+    fn join(&self, [a0, a1]: States, [b0, b1]: States) -> Result<States, GiveUp> {
+        Ok([hull(a0, b0)?, hull(a1, b1)?])
+    }
+    /// No widening: the lattice has finite height.
+    fn widen(&self, _at: StmtRef, _old: &States, next: States) -> Result<States, GiveUp> {
+        Ok(next)
+    }
+    fn leq(&self, a: &States, b: &States) -> bool {
+        included(&a[0], &b[0]) && included(&a[1], &b[1])
+    }
+    /// Each reached state through the statement, into the slot of whether the returned
+    /// variable is assigned after it; a statement visit over `n` dimensions costs `n³` of
+    /// the budget (its eliminations).
+    fn transfer(engine: &mut Engine<'_, Self>, at: StmtRef, pre: States) -> Result<States, Fail<GiveUp>> {
+        let program = engine.program();
+        let d = &mut engine.domain;
+        d.spent += d.n * d.n * d.n;
+        if d.spent > MAX_WORK {
+            return Err(Fail::Domain(GiveUp::Budget));
+        }
+        let kind = &program.stmt(at).kind;
+        let mut after: States = [None, None];
+        for (assigned, before) in pre.into_iter().enumerate() {
             let Some(before) = before else { continue };
-            let (next, writes_result) = transfer(program, &p.body[i].kind, before, l, &globals, summaries, n)?;
+            let overflow = Fail::Domain(GiveUp::Overflow);
+            let Some((next, writes_result)) = transfer(program, kind, before, d.layout, &d.globals, d.summaries, d.n) else { return Err(overflow) };
             let slot = if assigned == 1 || writes_result { 1 } else { 0 };
             if let Some(next) = next {
-                after[slot] = Some(match after[slot].take() {
-                    None => next,
-                    Some(other) => other.join(&next)?,
-                });
+                after[slot] = hull(after[slot].take(), Some(next)).map_err(|_| overflow)?;
             }
         }
-        for succ in p.successors(i as u32) {
-            let s = succ as usize;
-            if s >= len {
-                continue;
-            }
-            let mut changed = false;
-            for slot in 0..2 {
-                let Some(a) = &after[slot] else { continue };
-                let joined = match &state[s][slot] {
-                    None => a.clone(),
-                    Some(old) => old.join(a)?,
-                };
-                if state[s][slot].as_ref() != Some(&joined) {
-                    state[s][slot] = Some(joined);
-                    changed = true;
-                }
-            }
-            if changed && !queued[s] {
-                queued[s] = true;
-                work.push(s);
-            }
-        }
+        Ok(after)
     }
-    Some(state)
+}
+
+/// The state before the return statement of `proc`, given the summaries of the callees;
+/// `None` when the rationals overflow or the budget is spent (`spent` tells which).
+fn analyse(program: &Program, proc: ProcId, l: &Layout, summaries: &HashMap<ProcId, Summary>, spent: &mut usize) -> Option<States> {
+    let globals: Vec<usize> = program.globals.iter().filter_map(|g| l.index.get(g).copied()).collect();
+    let n = l.scratch + 1;
+    let domain = Returns { layout: l, summaries, globals, n, spent: *spent };
+    let never = || false;
+    let mut engine = Engine::new(program, domain, karr_config(n, 2), &never);
+    let result = engine.call(proc, ());
+    *spent = engine.domain.spent;
+    Some(result.ok()?.exit.clone())
 }
 
 /// One statement: the state after it (`None`: blocked), and whether it writes the returned variable.
@@ -244,10 +287,10 @@ fn transfer(
     })
 }
 
-/// The summary of `proc` from its states: the hull at the return statement, over the entry
-/// values and the returned variable, of the states where that variable was assigned.
-fn summary_of(state: &[[Option<Affine>; 2]], l: &Layout) -> Option<Summary> {
-    let Some(at_return) = state.last().and_then(|s| s[1].as_ref()) else { return Some(Summary::Empty) };
+/// The summary of `proc` from its state at the return: the hull, over the entry values and
+/// the returned variable, of the states where that variable was assigned.
+fn summary_of(at_return: &States, l: &Layout) -> Option<Summary> {
+    let Some(at_return) = at_return[1].as_ref() else { return Some(Summary::Empty) };
     let mut dims: Vec<Option<usize>> = l.entry_values.clone();
     dims.push(l.result);
     Some(Summary::Hull(at_return.project(&dims)?))
@@ -271,7 +314,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
     };
     let mut summaries: HashMap<ProcId, Summary> =
         procs.iter().map(|&p| (p, if analysable(p) { Summary::Empty } else { Summary::Any })).collect();
-    let mut states: HashMap<ProcId, Vec<[Option<Affine>; 2]>> = HashMap::new();
+    let mut at_returns: HashMap<ProcId, States> = HashMap::new();
     let mut spent = 0;
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
@@ -281,9 +324,9 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
             }
             let l = &layouts[&p];
             let next = match analyse(program, p, l, &summaries, &mut spent) {
-                Some(state) => {
-                    let s = summary_of(&state, l).unwrap_or(Summary::Any);
-                    states.insert(p, state);
+                Some(at_return) => {
+                    let s = summary_of(&at_return, l).unwrap_or(Summary::Any);
+                    at_returns.insert(p, at_return);
                     s
                 }
                 None => Summary::Any,
@@ -318,7 +361,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
             found.extend(relations(program, h, &vars, |c| c[c.len() - 1] != 0));
         }
         // the formals against their entry values, at the return
-        if let Some(at_return) = states.get(&p).and_then(|s| s.last()).and_then(|s| s[1].as_ref()) {
+        if let Some(at_return) = at_returns.get(&p).and_then(|s| s[1].as_ref()) {
             let mut dims: Vec<Option<usize>> = l.formals.clone();
             dims.extend(l.entry_values.iter().copied());
             let mut vars: Vec<Option<VarId>> = pr.formals.iter().map(|&f| Some(f)).collect();

@@ -4,7 +4,7 @@
 use super::lower_source;
 use c_ir::interp::{run_observed, Limits};
 use c_ir::{display_expr, Program, Type};
-use analyses::affine::{loop_equalities, stride_congruences};
+use analyses::affine::{loop_equalities, polynomial_loop_equalities, stride_congruences};
 
 fn equalities(program: &Program) -> Vec<String> {
     let main = program.entry.expect("main");
@@ -175,4 +175,53 @@ int main(void) {
     // nothing about the inputs alone, and every claim holds where it is made
     assert!(!eqs.iter().any(|e| e.contains('i') && e.contains('j') && !e.contains('x') && !e.contains('y')), "{eqs:?}");
     assert_hold_on_runs(&program, &[0, 1, 2, 7]);
+}
+
+/// The equalities of `main` with their statements, as text.
+fn at_statements(equalities: Vec<(u32, c_ir::Expr)>, program: &Program) -> Vec<(u32, String)> {
+    equalities.into_iter().map(|(i, e)| (i, display_expr(program, &e))).collect()
+}
+
+#[test]
+fn on_the_shared_engine_the_loop_equalities_are_those_of_the_former_worklist() {
+    // what the analysis found with its own worklist, before it moved onto the engine
+    let program = lower_source(include_str!("../../../../tests/cegar/stock_safe.c"));
+    let main = program.entry.expect("main");
+    let expected: Vec<(u32, String)> = [
+        (2, "produced == stock"),
+        (3, "produced == stock"),
+        (4, "produced == stock"),
+        (5, "produced == stock"),
+        (6, "produced == stock + 1"),
+        (7, "produced == stock"),
+        (10, "produced == stock + consumed"),
+        (11, "produced == stock + consumed"),
+        (12, "produced == stock + consumed"),
+        (13, "produced == stock + consumed"),
+        (14, "produced == stock + consumed"),
+        (15, "produced == stock + consumed"),
+        (16, "produced == stock + consumed"),
+        (17, "produced == stock + consumed + 1"),
+        (18, "produced == stock + consumed"),
+        // the straight-line code entering the second loop
+        (9, "produced == stock"),
+        (8, "produced == stock"),
+    ]
+    .into_iter()
+    .map(|(i, e)| (i, e.to_string()))
+    .collect();
+    assert_eq!(at_statements(loop_equalities(&program, main), &program), expected);
+    assert_hold_on_runs(&program, &[0, 1, 5]);
+
+    let program = lower_source(include_str!("../../../../tests/cegar/odd_sums_safe.c"));
+    let main = program.entry.expect("main");
+    let affine: Vec<(u32, String)> =
+        [(4, "y == (long)c"), (5, "y == (long)c"), (6, "y == (long)c"), (7, "y == (long)c - 1"), (8, "y == (long)c"), (9, "y == (long)c")]
+            .into_iter()
+            .map(|(i, e)| (i, e.to_string()))
+            .collect();
+    assert_eq!(at_statements(loop_equalities(&program, main), &program), affine);
+    let polynomial = vec![(4, "y * y == x".to_string()), (8, "y * y == x + 2 * y - 1".to_string())];
+    assert_eq!(at_statements(polynomial_loop_equalities(&program, main), &program), polynomial);
+    assert_hold_on_runs(&program, &[0, 3, 7]);
 }

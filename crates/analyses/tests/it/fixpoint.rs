@@ -2,10 +2,12 @@
 //! lowered C programs: its results are post-fixpoints that every concrete run stays inside,
 //! widening ends the ascent on unbounded loops after exactly the configured delay, the
 //! descending rounds recover the bound of a counting loop, calls are analysed once per entry
-//! state, and each way of giving up is reported.
+//! state, and each way of giving up is reported. The worklist strategy reaches the same
+//! fixpoint as the rounds with fewer transfers, never widens with the maximal delay, and keeps
+//! the check, the callee errors and the ways of giving up.
 
 use crate::bmc::lower;
-use analyses::fixpoint::{Config, Domain, Engine, Fail, Stats, Summary};
+use analyses::fixpoint::{Config, Domain, Engine, Fail, Stats, Strategy, Summary};
 use c_ir::interp::{run_observed, Limits, Outcome};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, UnaryOp, VarKind};
 use std::cell::RefCell;
@@ -382,4 +384,94 @@ fn each_way_of_giving_up_is_reported() {
     let program = lower("int f(int a) { return a; } int main() { f(1); f(2); f(3); return 0; }");
     assert_eq!(analyse(&program, Config { max_contexts: 3, ..Config::default() }).0.err(), Some(Fail::TooManyContexts));
     assert!(analyse(&program, Config { max_contexts: 4, ..Config::default() }).0.is_ok());
+}
+
+const WORKLIST: Config = Config { strategy: Strategy::Worklist, widening_delay: 2, max_rounds: 60, descending_rounds: 0, max_depth: 32, max_contexts: usize::MAX };
+
+/// Every statement's recorded states, per statement, in a stable order.
+fn all_recorded(domain: &Intervals) -> Vec<(StmtRef, Vec<Option<Env>>)> {
+    let mut all: Vec<(StmtRef, Vec<Option<Env>>)> = domain.recorded.iter().map(|(at, s)| (*at, s.clone())).collect();
+    all.sort_by_key(|(at, _)| (at.proc.0, at.index));
+    all
+}
+
+#[test]
+fn without_widening_the_worklist_reaches_the_least_fixpoint_of_the_rounds_with_fewer_transfers() {
+    // a straight-line prefix before the loop: the rounds transfer it again in every round
+    let source = "int main() { int a = 1; int b = a + 2; int c = b + 3; int d = c + 4; int x = 0;
+        while (x < 100) { x = x + 1; } if (x != 100) reach_error(); return d; }";
+    for source in [COUNTING, source] {
+        let program = lower(source);
+        let never_widen = |strategy| Config { strategy, widening_delay: u32::MAX, max_rounds: 200, ..Config::default() };
+        let (rounds, by_rounds, rounds_stats) = analyse(&program, never_widen(Strategy::Rounds));
+        let (worklist, by_worklist, worklist_stats) = analyse(&program, never_widen(Strategy::Worklist));
+        // the least fixpoint: the loop's exact bound, so the error is unreachable, and no
+        // widening was asked for
+        assert!(!rounds.expect("a fixpoint").error);
+        assert!(!worklist.expect("a fixpoint").error);
+        assert_eq!(at_head(&program, &by_worklist, "x"), Some(Itv { lo: 0, hi: 100 }));
+        assert!(by_rounds.widenings.borrow().is_empty() && by_worklist.widenings.borrow().is_empty());
+        assert_eq!(all_recorded(&by_rounds), all_recorded(&by_worklist));
+        is_sound_post_fixpoint(&program, &by_worklist, 1);
+        assert!(worklist_stats.transfers < rounds_stats.transfers, "{worklist_stats:?} / {rounds_stats:?}");
+    }
+}
+
+#[test]
+fn the_worklist_widens_after_the_delay_and_keeps_the_check() {
+    let program = lower(UNBOUNDED);
+    let (result, domain, _) = analyse(&program, WORKLIST);
+    assert!(!result.expect("a fixpoint").error);
+    assert_eq!(at_head(&program, &domain, "x"), Some(Itv { lo: 0, hi: INF }));
+    is_sound_post_fixpoint(&program, &domain, 5);
+    // the third join into the head (entry, then two back edges) is the first widening
+    let main = program.entry.expect("main");
+    let head = program.proc(main).loop_heads()[0];
+    let x = program.vars.iter().position(|v| v.name == "x").expect("x");
+    let widenings = domain.widenings.borrow();
+    assert!(widenings.iter().all(|(at, _)| at.index == head));
+    assert_eq!(widenings.first().and_then(|(_, old)| old.as_ref()).map(|env| env[x]), Some(Itv { lo: 0, hi: 1 }));
+    drop(widenings);
+    // a broken widening: the check of the worklist's results catches it, with or without
+    // descending rounds
+    for descending_rounds in [0, 2] {
+        let mut broken = intervals();
+        broken.broken_widening = true;
+        let (result, _, _) = analyse_with(&program, broken, Config { descending_rounds, ..WORKLIST }, &NEVER);
+        assert_eq!(result.err(), Some(Fail::NotPostFixpoint));
+    }
+    // no widening on an unbounded loop: the evaluations run out
+    let mut joins_only = intervals();
+    joins_only.no_widening = true;
+    let (result, _, stats) = analyse_with(&program, joins_only, Config { max_rounds: 40, ..WORKLIST }, &NEVER);
+    assert_eq!(result.err(), Some(Fail::NoFixpoint));
+    assert!(stats.transfers <= 40 * program.proc(main).body.len(), "{stats:?}");
+    assert_eq!(analyse_with(&program, intervals(), WORKLIST, &ALWAYS).0.err(), Some(Fail::Stopped));
+}
+
+#[test]
+fn descending_rounds_after_a_worklist_ascent_are_checked_by_transfers() {
+    let program = lower(COUNTING);
+    let (result, domain, _) = analyse(&program, Config { descending_rounds: 1, ..WORKLIST });
+    assert!(!result.expect("a fixpoint").error);
+    assert_eq!(at_head(&program, &domain, "x"), Some(Itv { lo: 0, hi: 100 }));
+    is_sound_post_fixpoint(&program, &domain, 1);
+}
+
+#[test]
+fn under_the_worklist_calls_are_tabulated_and_callee_errors_are_the_callers() {
+    for (argument, reachable) in [(3, true), (4, false)] {
+        let source = format!("void f(int a) {{ if (a == 3) reach_error(); }} int main() {{ f({argument}); return 0; }}");
+        let program = lower(&source);
+        let (result, _, _) = analyse(&program, WORKLIST);
+        assert_eq!(result.expect("a fixpoint").error, reachable, "{source}");
+    }
+    let source = "int g; int f(int a) { g = g + a; return a + 1; }
+        int main() { g = 0; int r = f(1); int s = f(1); int t = f(2); if (r != 2) reach_error(); return 0; }";
+    let program = lower(source);
+    let (result, _, stats) = analyse(&program, WORKLIST);
+    assert!(!result.expect("a fixpoint").error);
+    assert_eq!(stats.fixpoints, 4, "{stats:?}");
+    let program = lower("int f(int n) { if (n <= 0) return 0; return f(n - 1); } int main() { return f(3); }");
+    assert_eq!(analyse(&program, WORKLIST).0.err(), Some(Fail::Recursion));
 }

@@ -143,3 +143,12 @@ int main(void) {
         assert!(!analyses::affine::same_equality(&forms[0], &other), "{}", display_expr(&program, &other));
     }
 }
+
+#[test]
+fn on_the_shared_engine_the_recursive_summary_is_that_of_the_former_worklist() {
+    // what the bottom-up iteration found with its own worklist, before it moved onto the engine
+    let program = crate::lower_source(include_str!("../../../../tests/cegar/recursive_sum_safe.c"));
+    assert_eq!(relations_of(&program, "add"), ["'m + 'n == add_return", "m == 'm", "n == 'n", "m + n == add_return"]);
+    assert_eq!(relations_of(&program, "main"), ["(long)m_main + (long)n_main == r"]);
+    assert!(check_call_sites(&program, &[(3, 4), (-2, 7), (10, -5)]) > 0);
+}
