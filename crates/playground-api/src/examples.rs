@@ -29,7 +29,7 @@ const PORTFOLIO: &[Technique] = &Technique::ALL;
 // `tests/programs/`. Keep their text stable: the browser tests and lab notes cite line numbers.
 pub const PARTITION: &str = include_str!("../../../tests/programs/partition.c");
 
-pub const PARTITION_PREDICATES: &str = "partition {\n  curr == NULL,\n  prev == NULL,\n  curr->val > v,\n  prev->val > v\n}\n";
+pub const PARTITION_PREDICATES: &str = include_str!("../../../tests/abstraction/partition.preds");
 
 pub const FOO_BAR: &str = include_str!("../../../tests/programs/foo_bar.c");
 
