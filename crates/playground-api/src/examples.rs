@@ -221,9 +221,9 @@ pub const ALL: &[Example] = &[
     },
     Example {
         id: "mark",
-        title: "mark (C2BP §6.2)",
+        title: "mark (C2BP Fig. 3, as printed)",
         mode: Mode::Abstract,
-        description: "Marking a list by pointer reversal, abstracted with heap predicates.\nLook at which assignments become unknown and why.",
+        description: "Marking a list by pointer reversal, abstracted with heap predicates (Fig. 3 without the h/hnext instrumentation: the paper's check is the entry reverse).\nLook at which assignments become unknown and why.",
         source: MARK,
         predicates: MARK_PREDICATES,
         lab_note: "## mark\n\n**Predict.** Which statements of the traversal can change `{this->mark==1}`?\n\n**Click.** *Run* in Abstract mode; hover `prev->next = tmp` and open its WP view.\n\n**Observe.** Morris' rule considers whether `prev->next` may alias `this`, `prev` or their fields; the points-to analysis decides which cases remain.\n",
