@@ -25,7 +25,7 @@
 
 use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 mod polynomial;
 mod summaries;
@@ -681,7 +681,7 @@ pub fn counter_bounds(program: &Program, proc: ProcId) -> Vec<Expr> {
     let n = vars.len();
     // how often each variable (globals too) is written: an initial value may be a variable
     // written at most once (`j = n;` after `n = nondet();`)
-    let mut writes: HashMap<VarId, usize> = HashMap::new();
+    let mut writes: HashMap<VarId, usize> = HashMap::default();
     for stmt in &p.body {
         if let StmtKind::Assign { lhs, .. } | StmtKind::Havoc { lhs } | StmtKind::Malloc { lhs, .. } | StmtKind::Call { lhs: Some(lhs), .. } = &stmt.kind {
             if let ExprKind::Var(v) = lhs.kind {

@@ -25,7 +25,8 @@ use concrete::Counterexample;
 use c_ir::interp::{run_observed, Outcome};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, Var, VarId, VarKind};
 use diagnostics::Span;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use budget::hash::HashMap;
 
 /// Calls nested deeper than this are cut like an unwinding bound.
 const MAX_CALL_DEPTH: u32 = 64;
@@ -159,11 +160,11 @@ fn check_bound(program: &Program, solver: &solver::SolverConfig, bound: u32, sto
     };
     let Some(entry) = program.entry else { return Step::GiveUp("no entry procedure".into()) };
     // globals start zeroed (C), the entry procedure's integer formals are inputs
-    let mut values = HashMap::new();
+    let mut values = HashMap::default();
     for &g in &program.globals {
         values.insert(g, Expr::int(0, program.var(g).ty.clone()));
     }
-    let mut state = State { guard: Expr::bool(true), values, unwound: HashMap::new() };
+    let mut state = State { guard: Expr::bool(true), values, unwound: HashMap::default() };
     let mut integer_formals = 0u32;
     for &f in &program.proc(entry).formals {
         let ty = program.var(f).ty.clone();
@@ -193,7 +194,7 @@ fn check_bound(program: &Program, solver: &solver::SolverConfig, bound: u32, sto
     match context.solve(&[error_lit]) {
         solver::SolveResult::Sat => {
             // the environment reads on the satisfied path, per statement in execution order
-            let mut queues: HashMap<StmtRef, std::collections::VecDeque<i128>> = HashMap::new();
+            let mut queues: HashMap<StmtRef, std::collections::VecDeque<i128>> = HashMap::default();
             for input in &u.inputs {
                 let taken = input.guard.is_true() || context.model_value(&input.guard).is_some_and(|g| g != 0);
                 if taken {
@@ -295,10 +296,10 @@ impl Unroller<'_> {
     fn merge(&mut self, mut states: Vec<State>, proc: ProcId) -> State {
         states.retain(|s| !s.guard.is_false());
         if states.len() <= 1 {
-            return states.pop().unwrap_or(State { guard: Expr::bool(false), values: HashMap::new(), unwound: HashMap::new() });
+            return states.pop().unwrap_or(State { guard: Expr::bool(false), values: HashMap::default(), unwound: HashMap::default() });
         }
         let guard = self.define(logic::balanced(states.iter().map(|s| s.guard.clone()).collect(), BinaryOp::Or), proc);
-        let mut values = HashMap::new();
+        let mut values = HashMap::default();
         let keys: Vec<VarId> = states[0].values.keys().copied().collect();
         for v in keys {
             let first = states[0].values[&v].clone();
@@ -317,7 +318,7 @@ impl Unroller<'_> {
             }
             values.insert(v, merged);
         }
-        let mut unwound = HashMap::new();
+        let mut unwound = HashMap::default();
         for s in &states {
             for (&head, &n) in &s.unwound {
                 let e = unwound.entry(head).or_insert(0);
@@ -334,7 +335,7 @@ impl Unroller<'_> {
         let mut pending: BTreeMap<u32, Vec<State>> = BTreeMap::new();
         pending.insert(0, vec![entry]);
         // loop heads: targets of backward jumps; reaching one from before it restarts its count
-        let heads: std::collections::HashSet<u32> = body
+        let heads: budget::hash::HashSet<u32> = body
             .iter()
             .enumerate()
             .flat_map(|(pc, s)| match &s.kind {
@@ -429,7 +430,7 @@ impl Unroller<'_> {
                         continue;
                     }
                     let callee_proc = program.proc(*callee);
-                    let mut inner = State { guard: state.guard.clone(), values: HashMap::new(), unwound: HashMap::new() };
+                    let mut inner = State { guard: state.guard.clone(), values: HashMap::default(), unwound: HashMap::default() };
                     for &g in &program.globals {
                         inner.values.insert(g, state.values[&g].clone());
                     }

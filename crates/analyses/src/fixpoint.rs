@@ -50,7 +50,8 @@
 //! per procedure and round; see that module's documentation.
 
 use c_ir::{ProcId, Program, StmtKind, StmtRef};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+use budget::hash::HashMap;
 use std::hash::Hash;
 use std::rc::Rc;
 
@@ -218,7 +219,7 @@ struct Run<S> {
 impl<'p, D: Domain> Engine<'p, D> {
     /// An engine over `program`; `stop` is polled before every statement of the ascent.
     pub fn new(program: &'p Program, domain: D, config: Config, stop: &'p dyn Fn() -> bool) -> Engine<'p, D> {
-        Engine { program, stop, config, domain, memo: HashMap::new(), frames: Vec::new(), cfgs: HashMap::new(), stats: Stats::default() }
+        Engine { program, stop, config, domain, memo: HashMap::default(), frames: Vec::new(), cfgs: HashMap::default(), stats: Stats::default() }
     }
 
     /// The program analysed (for transfer functions).

@@ -29,7 +29,8 @@
 use c_ir::points::{invariant_points, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
 use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+use budget::hash::HashMap;
 
 /// Integer value sets larger than this become intervals.
 const MAX_SET: usize = 8;
@@ -62,7 +63,7 @@ pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<HeapResult>
     if !allocates || !supported(program) {
         return None;
     }
-    let heap = Heap { program, points: HashMap::new() };
+    let heap = Heap { program, points: HashMap::default() };
     let mut engine = Engine::new(program, heap, CONFIG, stop);
     let result = engine.call(entry, State::default()).ok()?;
     let analyzer = engine.domain;

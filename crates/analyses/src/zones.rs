@@ -25,7 +25,7 @@
 use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId, VarKind};
 use crate::fixpoint::{Config, Domain, Engine, Fail, Strategy};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 use std::rc::Rc;
 
 /// "No bound". Bounds at or beyond it (64-bit extremes) count as none; sums of three finite
@@ -67,7 +67,7 @@ pub fn analyze(program: &Program, stop: &dyn Fn() -> bool) -> Option<ZoneResult>
     let result = engine.call(entry, start).ok()?;
     let analyzer = engine.domain;
     let mut invariants = Vec::new();
-    let mut loop_facts: HashMap<ProcId, Vec<Expr>> = HashMap::new();
+    let mut loop_facts: HashMap<ProcId, Vec<Expr>> = HashMap::default();
     for (at, point) in invariant_points(program) {
         let Some(layout) = analyzer.layouts.get(&at.proc).cloned().flatten() else { continue };
         let state = analyzer.points.get(&at).cloned().flatten();
@@ -135,7 +135,7 @@ impl Layout {
     fn new(program: &Program, vars: Vec<VarId>) -> Layout {
         let mut lo = vec![0];
         let mut hi = vec![0];
-        let mut index = HashMap::new();
+        let mut index = HashMap::default();
         for (i, &v) in vars.iter().enumerate() {
             index.insert(v, i + 1);
             let (l, h) = type_range(&program.var(v).ty).unwrap_or((-INF, INF));
@@ -763,7 +763,7 @@ struct Zones<'p> {
 
 impl<'p> Zones<'p> {
     fn new(program: &'p Program) -> Zones<'p> {
-        Zones { program, layouts: HashMap::new(), call_layouts: HashMap::new(), modifies: modified_globals(program), points: HashMap::new() }
+        Zones { program, layouts: HashMap::default(), call_layouts: HashMap::default(), modifies: modified_globals(program), points: HashMap::default() }
     }
 
     fn proc_vars(&self, proc: ProcId) -> Vec<VarId> {
@@ -955,8 +955,8 @@ fn call(
 /// of a procedure without body).
 fn modified_globals(program: &Program) -> HashMap<ProcId, Vec<VarId>> {
     let globals: Vec<VarId> = program.globals.iter().copied().filter(|&g| tracked(program, g)).collect();
-    let mut sets: HashMap<ProcId, Vec<VarId>> = HashMap::new();
-    let mut calls: HashMap<ProcId, Vec<ProcId>> = HashMap::new();
+    let mut sets: HashMap<ProcId, Vec<VarId>> = HashMap::default();
+    let mut calls: HashMap<ProcId, Vec<ProcId>> = HashMap::default();
     for proc in program.proc_ids() {
         let mut set = Vec::new();
         for stmt in &program.proc(proc).body {

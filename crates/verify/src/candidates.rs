@@ -35,7 +35,7 @@ impl<'z> LoopCandidates<'z> {
     }
 
     fn of_procedure(&mut self, program: &Program, proc: ProcId) -> &mut Vec<(Expr, &'static str)> {
-        let call_relations = self.call_relations.get_or_insert_with(|| affine::call_relations(program).into_iter().collect());
+        let call_relations = self.call_relations.get_or_insert_with(|| affine::call_relations(program));
         let zones = self.zones;
         self.per_procedure.entry(proc).or_insert_with(|| {
             let mut list: Vec<(Expr, &'static str)> = Vec::new();

@@ -13,9 +13,11 @@
 //! 2. `random-runs`: testing before proving (a twentieth of the budget, at most 2 s).
 //! 3. `zones`, then `heap-values`: abstract interpretations (a tenth each, at most 5 s); a
 //!    post-fixpoint that leaves no state at the error is a proof.
-//! 4. `cegar`: the loop, with the `candidates` source when selected (four fifths of the budget
+//! 4. `bmc`: a short bounded model check (a twentieth of the budget, at most 2 s): programs
+//!    whose loops have small constant bounds are decided by unrolling them completely.
+//! 5. `cegar`: the loop, with the `candidates` source when selected (four fifths of the budget
 //!    when bounded model checking may follow, else all of it).
-//! 5. `bmc`: bounded model checking with what is left; then, within a 3 s grace period, the
+//! 6. `bmc`: bounded model checking with what is left; then, within a 3 s grace period, the
 //!    unfinished single execution and `random-runs` with longer runs.
 //!
 //! Every SAFE verdict is cross-checked by random concrete runs (a soundness guard, whatever the

@@ -10,7 +10,8 @@ use budget::{cost, Meter};
 use diagnostics::LineIndex;
 use web_time::Instant;
 
-/// At most this many work units of random runs before the loop starts.
+/// At most this many work units of random runs, and as many of bounded model checking, before
+/// the loop starts.
 const PROBE_UNITS: u64 = 2_000_000;
 /// At most this many work units for each abstract interpretation (zones, heap values).
 const ANALYSIS_UNITS: u64 = 5_000_000;
@@ -176,7 +177,8 @@ impl Portfolio<'_> {
         outcome
     }
 
-    /// Steps 1–3: the single execution, testing before proving, the abstract interpretations.
+    /// Steps 1–4: the single execution, testing before proving, the abstract interpretations,
+    /// a short bounded model check.
     /// `Err` carries a decision.
     fn before_the_loop(&mut self) -> Result<Analyses, Box<CheckOutcome>> {
         let program = self.program;
@@ -223,10 +225,17 @@ impl Portfolio<'_> {
                 return Err(Box::new(self.guarded(outcome)));
             }
         }
+        // a short unrolling: programs whose loops have small constant bounds are decided at once
+        if self.selected(Technique::Bmc) && runs > 0 && single.is_none() && bmc::applicable(program) {
+            let meter = self.share(20, PROBE_UNITS);
+            if let Some(decision) = self.bounded(meter) {
+                return Err(Box::new(decision));
+            }
+        }
         Ok(Analyses { single, zones })
     }
 
-    /// Step 4: the CEGAR loop with its share of the budget.
+    /// Step 5: the CEGAR loop with its share of the budget.
     fn run_loop(&mut self, zone: Option<&zones::ZoneResult>) -> CheckOutcome {
         let program = self.program;
         self.announce(Technique::Cegar);
@@ -265,36 +274,16 @@ impl Portfolio<'_> {
         outcome
     }
 
-    /// Step 5: bounded model checking, then the last tries within the grace period.
+    /// Step 6: bounded model checking, then the last tries within the grace period.
     fn after_the_loop(&mut self, single: Option<SingleExecution>, why: &str) -> Option<CheckOutcome> {
         let program = self.program;
         let cancel = self.cancel;
         let runs = self.config.random_runs;
         if self.selected(Technique::Bmc) && runs > 0 && single.is_none() && bmc::applicable(program) {
-            self.announce(Technique::Bmc);
-            let mut solver = solver::SolverConfig::c_semantics();
-            solver.int_width = self.config.loop_config.integer_width;
             // the unrolling ends with the budget: the grace period belongs to the random runs
             let meter = self.main.sub(None);
-            solver.meter = meter.clone();
-            let stop = || {
-                meter.charge(BMC_POLL_UNITS);
-                cancel() || meter.exhausted()
-            };
-            match bmc::bounded_check(program, &solver, &stop) {
-                bmc::BmcAnswer::Safe { bound } => {
-                    let text = format!("bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times");
-                    let mut outcome = decided(Verdict::Safe, Technique::Bmc, &text);
-                    outcome.invariant_source = InvariantSource::None;
-                    return Some(self.guarded(outcome));
-                }
-                bmc::BmcAnswer::Unsafe { bound, counterexample } => {
-                    let text = format!("bounded model checking with {bound} loop unwindings reaches the error");
-                    let mut outcome = decided(Verdict::Unsafe, Technique::Bmc, &text);
-                    outcome.counterexample = Some(counterexample);
-                    return Some(outcome);
-                }
-                bmc::BmcAnswer::Unknown(_) => {}
+            if let Some(decision) = self.bounded(meter) {
+                return Some(decision);
             }
         }
         if let Some(SingleExecution::Unfinished { .. }) = single {
@@ -321,6 +310,35 @@ impl Portfolio<'_> {
             }
         }
         None
+    }
+
+    /// Bounded model checking within `meter`: a decision, or `None` when the unrolling did not
+    /// finish (it deepens until the meter is spent).
+    fn bounded(&mut self, meter: Meter) -> Option<CheckOutcome> {
+        self.announce(Technique::Bmc);
+        let cancel = self.cancel;
+        let mut solver = solver::SolverConfig::c_semantics();
+        solver.int_width = self.config.loop_config.integer_width;
+        solver.meter = meter.clone();
+        let stop = || {
+            meter.charge(BMC_POLL_UNITS);
+            cancel() || meter.exhausted()
+        };
+        match bmc::bounded_check(self.program, &solver, &stop) {
+            bmc::BmcAnswer::Safe { bound } => {
+                let text = format!("bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times");
+                let mut outcome = decided(Verdict::Safe, Technique::Bmc, &text);
+                outcome.invariant_source = InvariantSource::None;
+                Some(self.guarded(outcome))
+            }
+            bmc::BmcAnswer::Unsafe { bound, counterexample } => {
+                let text = format!("bounded model checking with {bound} loop unwindings reaches the error");
+                let mut outcome = decided(Verdict::Unsafe, Technique::Bmc, &text);
+                outcome.counterexample = Some(counterexample);
+                Some(outcome)
+            }
+            bmc::BmcAnswer::Unknown(_) => None,
+        }
     }
 
     /// The soundness guard before a SAFE verdict: random concrete runs; one that reaches the

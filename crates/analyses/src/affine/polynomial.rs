@@ -24,7 +24,8 @@
 
 use super::{echelon, fixpoint, loop_statements, polynomial_equality_expr, positions, target, tracked_variables, Affine, Linear, Rat, MAX_STATEMENTS};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, UnaryOp, VarId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use budget::hash::HashMap;
 
 /// At most this many monomials (dimensions): degree 3 over up to 5 variables, degree 2 over
 /// up to 9.

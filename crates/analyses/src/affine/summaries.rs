@@ -24,7 +24,7 @@
 use super::{equality_expr, hull, included, integral, karr_config, linearize, positions, target, tracked_variables, Affine, Linear, Overflow, Rat, MAX_STATEMENTS, MAX_VARIABLES};
 use crate::fixpoint::{Domain, Engine, Fail};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, StmtKind, StmtRef, Type, UnaryOp, VarId};
-use std::collections::HashMap;
+use budget::hash::HashMap;
 
 /// Rounds over all procedures before the summaries are taken as they are.
 const MAX_ROUNDS: usize = 32;
@@ -302,7 +302,7 @@ fn summary_of(at_return: &States, l: &Layout) -> Option<Summary> {
 /// at the return (`m == 'm`); in each caller, the relation at every call site of the result to
 /// the arguments (`r == m + n` for `r = add(m, n)`). Each relates two or more variables.
 pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
-    let mut out: HashMap<ProcId, Vec<Expr>> = HashMap::new();
+    let mut out: HashMap<ProcId, Vec<Expr>> = HashMap::default();
     let procs = summarised(program);
     if procs.is_empty() {
         return out;
@@ -314,7 +314,7 @@ pub fn call_relations(program: &Program) -> HashMap<ProcId, Vec<Expr>> {
     };
     let mut summaries: HashMap<ProcId, Summary> =
         procs.iter().map(|&p| (p, if analysable(p) { Summary::Empty } else { Summary::Any })).collect();
-    let mut at_returns: HashMap<ProcId, States> = HashMap::new();
+    let mut at_returns: HashMap<ProcId, States> = HashMap::default();
     let mut spent = 0;
     for _ in 0..MAX_ROUNDS {
         let mut changed = false;
