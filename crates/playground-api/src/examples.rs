@@ -26,34 +26,36 @@ const TEXTBOOK: &[Technique] = &[Technique::Cegar];
 const PORTFOLIO: &[Technique] = &Technique::ALL;
 
 // The seed programs that golden tests also read (c-front, abstraction) are kept once, in
-// `tests/programs/`. Keep their text stable: the browser tests and lab notes cite line numbers.
+// `tests/programs/`, and so are the predicate files the golden tests use
+// (`tests/abstraction/NAME.preds`). Keep their text stable: the browser tests and lab notes
+// cite line numbers.
 pub const PARTITION: &str = include_str!("../../../tests/programs/partition.c");
 
 pub const PARTITION_PREDICATES: &str = include_str!("../../../tests/abstraction/partition.preds");
 
 pub const FOO_BAR: &str = include_str!("../../../tests/programs/foo_bar.c");
 
-pub const FOO_BAR_PREDICATES: &str = "bar {\n  y >= 0,\n  *q <= y,\n  y == l1,\n  y > l2\n}\n\nfoo {\n  *p <= 0,\n  x == 0,\n  r == 0\n}\n";
+pub const FOO_BAR_PREDICATES: &str = include_str!("../../../tests/abstraction/foobar.preds");
 
 pub const INC_FOO: &str = include_str!("../../../tests/programs/inc_foo.c");
 
-pub const INC_FOO_MONO_PREDICATES: &str = "inc {\n  x == 2,\n  x == 3,\n  x == 4\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
+pub const INC_FOO_MONO_PREDICATES: &str = include_str!("../../../tests/abstraction/inc_mono.preds");
 
 pub const INC_FOO_POLY_PREDICATES: &str = "inc {\n  x == 'x + 1\n}\n\nfoo {\n  a == 2,\n  b == 3,\n  c == 4\n}\n";
 
 pub const SWAP: &str = include_str!("../../../tests/programs/swap.c");
 
-pub const SWAP_PREDICATES: &str = "swap {\n  t == '*p,\n  *'p == '*q,\n  *'q == '*p\n}\n\nmain {\n  x == 4,\n  y == 5,\n  x == 5,\n  y == 4\n}\n";
+pub const SWAP_PREDICATES: &str = include_str!("../../../tests/abstraction/swap.preds");
 
 pub const INC_DEREF: &str = include_str!("../../../tests/programs/inc_deref.c");
 
-pub const INC_DEREF_PREDICATES: &str = "inc {\n  *p == '*p + 1\n}\n\nmain {\n  x == 1,\n  x == 2\n}\n";
+pub const INC_DEREF_PREDICATES: &str = include_str!("../../../tests/abstraction/inc_deref.preds");
 
 pub const STRUCT_COUNTER: &str = include_str!("../../../tests/struct-pointers/counter.c");
 
 pub const INCREMENT: &str = include_str!("../../../tests/programs/increment.c");
 
-pub const INCREMENT_PREDICATES: &str = "main {\n  x < 5,\n  x == 2\n}\n";
+pub const INCREMENT_PREDICATES: &str = include_str!("../../../tests/abstraction/increment.preds");
 
 pub const TESTDEV: &str = include_str!("../../../tests/programs/testdev.c");
 
