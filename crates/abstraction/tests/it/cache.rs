@@ -6,7 +6,7 @@ use crate::figures::load;
 use abstraction::{abstract_program, abstract_program_cached, Abstraction, AbstractionCache, AbstractionConfig, Strategy};
 use c_ir::{Expr, PredicateSet, ProcId, Program};
 
-/// The golden examples, and whether the lattice strategy is cheap enough for them (`mark`'s
+/// The golden examples, and whether the lattice strategy is cheap enough for them (`reverse`'s
 /// seven mutually aliasing predicates take the lattice minutes, see `figures.rs`).
 const EXAMPLES: &[(&str, bool)] = &[
     ("partition", true),
@@ -18,7 +18,7 @@ const EXAMPLES: &[(&str, bool)] = &[
     ("swap", true),
     ("testdev", true),
     ("lock_pointer", true),
-    ("mark", false),
+    ("reverse", false),
 ];
 
 /// Every predicate with its scope, in file order.
