@@ -30,6 +30,9 @@ use web_time::Instant;
 pub mod cost {
     /// One SAT conflict (a learnt clause).
     pub const SAT_CONFLICT: u64 = 40;
+    /// This many unit propagations of the SAT back end cost one unit (charged when a search
+    /// ends).
+    pub const SAT_PROPAGATIONS_PER_UNIT: u64 = 16;
     /// One call of the SAT back end (`solve`, one round of an enumeration).
     pub const SAT_CALL: u64 = 50;
     /// One clause added to a SAT instance (the encoder's bit-blasting).
