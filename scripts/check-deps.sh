@@ -54,6 +54,14 @@ for manifest in crates/*/Cargo.toml web/Cargo.toml; do
     < <(deps_of "$manifest" '^\[(target\..*\.)?(dev-)?dependencies\]$')
 done
 
+# Reproducible answers (issue 33): the engine's maps iterate in the same order in every run,
+# so no crate's sources use std's randomly seeded HashMap/HashSet (`budget::hash` instead).
+if seeded=$(grep -rlE 'std::collections::(\{[^}]*\b)?Hash(Map|Set)\b' crates/*/src 2>/dev/null | grep -v '^crates/budget/src/hash.rs$'); then
+  echo "check-deps: these files use std's randomly seeded HashMap/HashSet; use budget::hash::{HashMap, HashSet}:" >&2
+  echo "$seeded" >&2
+  failed=1
+fi
+
 if [ "$failed" -ne 0 ]; then
   echo "check-deps: remove the dependencies above (or, if one is needed only for a feature flag, add it to ALLOW in scripts/check-deps.sh with the reason)" >&2
   exit 1
