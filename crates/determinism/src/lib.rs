@@ -25,8 +25,9 @@ pub struct IterationPrint {
     pub feasibility: String,
     pub new_predicates: Vec<String>,
     /// The boolean program's text, hashed with [`budget::hash::StableHasher`] (the same
-    /// value natively and in wasm).
-    pub boolean_program: u64,
+    /// value natively and in wasm), in hexadecimal: as a JSON number it would pass through a
+    /// JavaScript double on the browser side and lose its low digits.
+    pub boolean_program: String,
 }
 
 /// The machine-independent part of one run.
@@ -64,7 +65,7 @@ pub fn fingerprint(name: &str, outcome: &Outcome) -> Fingerprint {
                 abstract_steps: it.abstract_trace.len(),
                 feasibility: it.feasibility.clone(),
                 new_predicates: it.new_predicates.clone(),
-                boolean_program: BuildStableHasher::default().hash_one(&it.boolean_program.text),
+                boolean_program: format!("{:016x}", BuildStableHasher::default().hash_one(&it.boolean_program.text)),
             })
             .collect(),
         final_predicates: outcome.final_predicates.clone(),
