@@ -126,6 +126,11 @@ impl Portfolio<'_> {
     fn selected(&self, t: Technique) -> bool {
         self.config.techniques.contains(t)
     }
+    /// Whether bounded model checking is selected, concrete runs are on (`random_runs > 0`),
+    /// and the program is in its fragment.
+    fn bmc_may_run(&self) -> bool {
+        self.selected(Technique::Bmc) && self.config.random_runs > 0 && bmc::applicable(self.program)
+    }
     fn cancelled(&self) -> bool {
         (self.cancel)()
     }
@@ -226,7 +231,7 @@ impl Portfolio<'_> {
             }
         }
         // a short unrolling: programs whose loops have small constant bounds are decided at once
-        if self.selected(Technique::Bmc) && runs > 0 && single.is_none() && bmc::applicable(program) {
+        if single.is_none() && self.bmc_may_run() {
             let meter = self.share(20, PROBE_UNITS);
             if let Some(decision) = self.bounded(meter) {
                 return Err(Box::new(decision));
@@ -239,7 +244,7 @@ impl Portfolio<'_> {
     fn run_loop(&mut self, zone: Option<&zones::ZoneResult>) -> CheckOutcome {
         let program = self.program;
         self.announce(Technique::Cegar);
-        let bounded = self.selected(Technique::Bmc) && self.config.random_runs > 0 && bmc::applicable(program);
+        let bounded = self.bmc_may_run();
         let loop_config = self.config.loop_config.clone();
         // with bounded model checking after it, the loop ends at four fifths of the budget
         let meter = self.main.sub(self.config.work_budget.filter(|_| bounded).map(|b| (b / 5 * 4).saturating_sub(self.main.spent()).max(1)));
@@ -279,7 +284,7 @@ impl Portfolio<'_> {
         let program = self.program;
         let cancel = self.cancel;
         let runs = self.config.random_runs;
-        if self.selected(Technique::Bmc) && runs > 0 && single.is_none() && bmc::applicable(program) {
+        if single.is_none() && self.bmc_may_run() {
             // the unrolling ends with the budget: the grace period belongs to the random runs
             let meter = self.main.sub(None);
             if let Some(decision) = self.bounded(meter) {
