@@ -151,6 +151,10 @@ pub struct IterationStatistics {
     pub abstraction_prover_calls: u64,
     pub refine_solver_calls: u64,
     pub peak_bdd_nodes: usize,
+    /// Work units charged by each phase (`budget::cost`): where an iteration's budget went.
+    pub abstraction_work: u64,
+    pub model_check_work: u64,
+    pub refine_work: u64,
 }
 
 /// One round of the loop as plain data.

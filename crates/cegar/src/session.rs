@@ -251,12 +251,14 @@ impl<'p> Session<'p> {
     /// C2BP with the current predicates; the abstraction answers Unknown (sound, coarse) once
     /// the remaining budget is spent.
     fn abstract_phase(&mut self) -> Result<abstraction::Abstraction, LoopEnd> {
-        let t = Instant::now();
+        let (t, work) = (Instant::now(), self.meter.spent());
         let (abs, diagnostics) = abstraction::abstract_program_cached(self.program, self.predicates.set(), &self.abstraction_config, &mut self.abstraction_cache);
         self.solver_calls += abs.statistics.prover_calls;
         let record_details = self.config.record_details;
+        let spent = self.meter.spent();
         let record = self.record();
         record.statistics.abstraction_ms = t.elapsed().as_millis() as u64;
+        record.statistics.abstraction_work = spent.saturating_sub(work);
         record.statistics.abstraction_prover_calls = abs.statistics.prover_calls;
         if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
             return Err(LoopEnd::Stopped(StopReason::AbstractionFailed(error.message.clone())));
@@ -287,13 +289,15 @@ impl<'p> Session<'p> {
             // The C invariants only need the live predicates; the call temporaries blow up states.
             eliminate_dead_variables: true,
         };
-        let t = Instant::now();
+        let (t, work) = (Instant::now(), self.meter.spent());
         let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
+        let spent = self.meter.spent();
         let iterations = self.iterations.len() as u32;
         let budget_stop = self.budget_stop(iterations, Phase::ModelChecking);
         let record_details = self.config.record_details;
         let record = self.record();
         record.statistics.model_check_ms = t.elapsed().as_millis() as u64;
+        record.statistics.model_check_work = spent.saturating_sub(work);
         record.statistics.peak_bdd_nodes = mc.statistics.peak_bdd_nodes;
         match &mc.verdict {
             model_check::Verdict::Safe => {
@@ -330,13 +334,15 @@ impl<'p> Session<'p> {
         let program = self.program;
         let c_path = crate::trace::trace_to_c_path(program, trace).map_err(|e| LoopEnd::Stopped(StopReason::TraceMapping(e)))?;
         self.record().c_path = c_path.clone();
-        let t = Instant::now();
+        let (t, work) = (Instant::now(), self.meter.spent());
         let meter = &self.meter;
         let stop = || cancel() || meter.exhausted();
         let analysis = refine::analyze_path(program, &c_path, &self.refine_config, self.predicates.set(), &stop);
         let record_details = self.config.record_details;
+        let spent = self.meter.spent();
         let record = self.record();
         record.statistics.refine_ms = t.elapsed().as_millis() as u64;
+        record.statistics.refine_work = spent.saturating_sub(work);
         let analysis = analysis.map_err(|e| LoopEnd::Stopped(StopReason::PathConstruction(e.0)))?;
         record.statistics.refine_solver_calls = analysis.statistics.solver_calls;
         let verdict = match &analysis.verdict {

@@ -532,6 +532,8 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             abstraction_ms: record.statistics.abstraction_ms as f64,
             model_check_ms: record.statistics.model_check_ms as f64,
             refine_ms: record.statistics.refine_ms as f64,
+            predicates: record.predicates_before.len() as u64,
+            work_units: record.statistics.abstraction_work + record.statistics.model_check_work + record.statistics.refine_work,
             ..Statistics::default()
         },
         explanation: None,

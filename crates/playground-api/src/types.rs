@@ -241,7 +241,7 @@ pub struct FeasibilityRow {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 pub struct Statistics {
-    /// Number of predicates (at the end of the run).
+    /// Number of predicates (at the end of the run; in an iteration, at its start).
     pub predicates: u64,
     pub solver_queries: u64,
     pub solver_cache_hits: u64,
@@ -251,7 +251,7 @@ pub struct Statistics {
     pub abstraction_ms: f64,
     pub model_check_ms: f64,
     pub refine_ms: f64,
-    /// Work units the run charged (Check mode).
+    /// Work units charged (Check mode): by the whole run, or in an iteration by its three phases.
     #[serde(default)]
     pub work_units: u64,
 }
