@@ -160,7 +160,17 @@ pub struct Statistics {
     pub peak_bdd_nodes: usize,
     pub bdd_variables: usize,
     pub time_ms: f64,
+    /// Whether the counterexample is a breadth-first (shortest) one; otherwise it is the one
+    /// the ranked worklist found, because a breadth-first search would have cost more than
+    /// [`SHORTEST_TRACE_FACTOR`] times that search.
+    pub breadth_first_trace: bool,
 }
+
+/// A breadth-first search for the counterexample may cost this many times what the ranked
+/// search that found the error cost (at least [`SHORTEST_TRACE_FLOOR`] units).
+pub const SHORTEST_TRACE_FACTOR: u64 = 4;
+/// Work units a breadth-first search for the counterexample may always spend.
+pub const SHORTEST_TRACE_FLOOR: u64 = 200_000;
 
 #[derive(Clone, Debug)]
 pub struct Outcome {

@@ -181,13 +181,21 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     }
     // the reachable states do not depend on the order of the worklist, a counterexample does:
     // first the fast order; when it reaches an error, first come, first served again for the
-    // counterexample a breadth-first search gives (BOOP's and the lab notes' traces)
+    // shortest counterexample (BOOP's and the lab notes' traces), unless that costs more than
+    // a few times the first search (then the first search's counterexample)
     let entry = entry.0 as usize;
-    let mut explored = explore(program, config, entry, Order::Ranked, &start, cancelled);
+    let before = config.meter.spent();
+    let mut explored = explore(program, config, entry, &config.meter, Order::Ranked, &start, cancelled);
     let mut steps = explored.0.step as u64;
     if explored.1.is_some() && config.compute_trace && explored.2.is_none() {
-        explored = explore(program, config, entry, Order::FirstCome, &start, cancelled);
-        steps += explored.0.step as u64;
+        let cost = config.meter.spent().saturating_sub(before);
+        let limit = (cost * crate::SHORTEST_TRACE_FACTOR).max(crate::SHORTEST_TRACE_FLOOR);
+        let shortest = explore(program, config, entry, &config.meter.sub(Some(limit)), Order::FirstCome, &start, cancelled);
+        steps += shortest.0.step as u64;
+        if shortest.1.is_some() {
+            explored = shortest;
+            statistics.breadth_first_trace = true;
+        }
     }
     let (engine, found, stop_reason) = explored;
     statistics.bdd_variables = engine.enc.set.num_vars() as usize;
@@ -247,6 +255,7 @@ fn explore(
     program: &Program,
     config: &Config,
     entry: usize,
+    meter: &budget::Meter,
     order: Order,
     start: &Instant,
     cancelled: &dyn Fn() -> bool,
@@ -269,11 +278,11 @@ fn explore(
                 break;
             }
         }
-        config.meter.charge(budget::cost::MODEL_CHECK_STEP + engine.charged_nodes / budget::cost::BDD_NODES_PER_UNIT);
+        meter.charge(budget::cost::MODEL_CHECK_STEP + engine.charged_nodes / budget::cost::BDD_NODES_PER_UNIT);
         engine.charged_nodes %= budget::cost::BDD_NODES_PER_UNIT;
         // path edges and summaries: about 10 bytes per node of the shared BDDs
-        config.meter.note_memory(engine.total_nodes as u64 * 10);
-        if let Some(stop) = config.meter.stopped() {
+        meter.note_memory(engine.total_nodes as u64 * 10);
+        if let Some(stop) = meter.stopped() {
             stop_reason = Some(stop.to_string());
             break;
         }
