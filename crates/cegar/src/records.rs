@@ -171,6 +171,9 @@ pub struct IterationRecord {
     pub model_check: Option<AbstractVerdict>,
     /// The abstract counterexample, one step a line (`proc#stmt: text [kind] valuation`).
     pub abstract_trace: Vec<String>,
+    /// How the model checker found the abstract counterexample (shortest, or the ranked
+    /// search's when a breadth-first one would have cost too much).
+    pub abstract_trace_search: Option<model_check::TraceSearch>,
     /// The boolean program and its counterexample as data (only with `record_details`), so that
     /// views can show every step's valuation and map it to both program texts.
     pub abstract_program: Option<boolprog::Program>,

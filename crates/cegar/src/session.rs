@@ -211,6 +211,7 @@ impl<'p> Session<'p> {
             line_map: Vec::new(),
             model_check: None,
             abstract_trace: Vec::new(),
+            abstract_trace_search: None,
             abstract_program: None,
             abstract_counterexample: None,
             c_path: Vec::new(),
@@ -288,6 +289,7 @@ impl<'p> Session<'p> {
             entry,
             // The C invariants only need the live predicates; the call temporaries blow up states.
             eliminate_dead_variables: true,
+            shortest_trace: model_check::ShortestTrace::default(),
         };
         let (t, work) = (Instant::now(), self.meter.spent());
         let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
@@ -323,6 +325,7 @@ impl<'p> Session<'p> {
             return Err(LoopEnd::Stopped(if cancel() { StopReason::Cancelled } else { StopReason::NoAbstractCounterexample(why) }));
         };
         record.abstract_trace = model_check::format_trace(&abs.program, &trace).lines().map(str::to_string).collect();
+        record.abstract_trace_search = Some(trace.search);
         if record_details {
             record.abstract_counterexample = Some(trace.clone());
         }

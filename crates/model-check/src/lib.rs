@@ -45,6 +45,24 @@ pub struct Config {
     /// calls correlate with everything), but invariants and trace valuations then say nothing
     /// about dead variables. Off by default: invariants are the exact reachable states.
     pub eliminate_dead_variables: bool,
+    /// What a shortest (breadth-first) counterexample may cost.
+    pub shortest_trace: ShortestTrace,
+}
+
+/// When the ranked search finds an error, a breadth-first search looks for a shortest
+/// counterexample within `factor` times the ranked search's work (at least `floor` units);
+/// beyond that the ranked search's counterexample is reported ([`TraceSearch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShortestTrace {
+    pub factor: u64,
+    pub floor: u64,
+}
+
+impl Default for ShortestTrace {
+    /// 4 times the ranked search, at least 200,000 units.
+    fn default() -> ShortestTrace {
+        ShortestTrace { factor: 4, floor: 200_000 }
+    }
 }
 
 impl Default for Config {
@@ -61,6 +79,7 @@ impl Default for Config {
             error_labels: Vec::new(),
             entry: None,
             eliminate_dead_variables: false,
+            shortest_trace: ShortestTrace::default(),
         }
     }
 }
@@ -122,10 +141,23 @@ pub struct TraceStep {
 /// An abstract counterexample from the entry procedure's first statement to the failing assert.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trace {
+    /// How the counterexample was found.
+    pub search: TraceSearch,
     pub entry: ProcId,
     /// Valuation of the entry procedure's scope before the first step.
     pub initial: Vec<(String, bool)>,
     pub steps: Vec<TraceStep>,
+}
+
+/// The search that found a counterexample.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TraceSearch {
+    /// Breadth-first (first come, first served): a shortest counterexample.
+    #[default]
+    BreadthFirst,
+    /// The ranked worklist's (callees first, reverse postorder): a breadth-first search would
+    /// have cost more than [`ShortestTrace::factor`] times that search.
+    Ranked,
 }
 
 /// A literal of an invariant cube.
@@ -160,17 +192,8 @@ pub struct Statistics {
     pub peak_bdd_nodes: usize,
     pub bdd_variables: usize,
     pub time_ms: f64,
-    /// Whether the counterexample is a breadth-first (shortest) one; otherwise it is the one
-    /// the ranked worklist found, because a breadth-first search would have cost more than
-    /// [`SHORTEST_TRACE_FACTOR`] times that search.
-    pub breadth_first_trace: bool,
 }
 
-/// A breadth-first search for the counterexample may cost this many times what the ranked
-/// search that found the error cost (at least [`SHORTEST_TRACE_FLOOR`] units).
-pub const SHORTEST_TRACE_FACTOR: u64 = 4;
-/// Work units a breadth-first search for the counterexample may always spend.
-pub const SHORTEST_TRACE_FLOOR: u64 = 200_000;
 
 #[derive(Clone, Debug)]
 pub struct Outcome {

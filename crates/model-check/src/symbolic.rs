@@ -12,7 +12,7 @@ use diagnostics::{Diagnostic, Span};
 use web_time::Instant;
 
 use crate::cfg::{self, Action, ProcCfg};
-use crate::{Config, Invariant, Literal, Outcome, Statistics, StepKind, Trace, TraceStep, Verdict};
+use crate::{Config, Invariant, Literal, Outcome, Statistics, StepKind, Trace, TraceSearch, TraceStep, Verdict};
 
 /// Reachable-state sets up to this many BDD nodes are printed as a minimised DNF.
 const INVARIANT_MINIMISE_NODES: usize = 24;
@@ -187,14 +187,15 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     let before = config.meter.spent();
     let mut explored = explore(program, config, entry, &config.meter, Order::Ranked, &start, cancelled);
     let mut steps = explored.0.step as u64;
+    let mut search = TraceSearch::Ranked;
     if explored.1.is_some() && config.compute_trace && explored.2.is_none() {
         let cost = config.meter.spent().saturating_sub(before);
-        let limit = (cost * crate::SHORTEST_TRACE_FACTOR).max(crate::SHORTEST_TRACE_FLOOR);
+        let limit = cost.saturating_mul(config.shortest_trace.factor).max(config.shortest_trace.floor);
         let shortest = explore(program, config, entry, &config.meter.sub(Some(limit)), Order::FirstCome, &start, cancelled);
         steps += shortest.0.step as u64;
         if shortest.1.is_some() {
             explored = shortest;
-            statistics.breadth_first_trace = true;
+            search = TraceSearch::BreadthFirst;
         }
     }
     let (engine, found, stop_reason) = explored;
@@ -216,7 +217,7 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
                 }
             };
             match engine.trace(entry, error, &out_of_budget) {
-                Ok(t) => Some(t),
+                Ok(t) => Some(Trace { search, ..t }),
                 Err(e) => {
                     let message = format!("no counterexample: {e}");
                     diagnostics.push(Diagnostic::warning(Span::default(), message.clone()));
@@ -924,7 +925,7 @@ impl Engine {
         // recover by continuing the search in the caller (see `back_to_root`).
         let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag, stop)?;
         steps.push(last);
-        Ok(Trace { entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
+        Ok(Trace { search: TraceSearch::BreadthFirst, entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
     }
 
     /// Steps from the root activation to `(p, n, s)`; when `p`'s activation started from a call

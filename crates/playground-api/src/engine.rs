@@ -328,6 +328,7 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     };
     if let Some(trace) = &mc.trace {
         snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of);
+        snapshot.counterexample_search = counterexample_search(Some(trace.search));
     }
     let (verdict, reason) = match &mc.verdict {
         model_check::Verdict::Safe => (Verdict::Safe, "the boolean program is safe, so the C program is".to_string()),
@@ -519,6 +520,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         predicates: scoped_predicates_text(program, &record.predicates_before),
         boolean_program: BooleanProgramText { text: record.boolean_program.clone(), c_lines },
         abstract_trace,
+        counterexample_search: counterexample_search(record.abstract_trace_search),
         feasibility,
         feasibility_method: method,
         feasibility_kind,
@@ -538,6 +540,14 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         },
         explanation: None,
         pushdown: None,
+    }
+}
+
+pub(crate) fn counterexample_search(search: Option<model_check::TraceSearch>) -> CounterexampleSearch {
+    match search {
+        None => CounterexampleSearch::None,
+        Some(model_check::TraceSearch::BreadthFirst) => CounterexampleSearch::BreadthFirst,
+        Some(model_check::TraceSearch::Ranked) => CounterexampleSearch::Ranked,
     }
 }
 

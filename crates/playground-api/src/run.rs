@@ -190,6 +190,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
     };
     if let Some(trace) = &result.trace {
         snapshot.abstract_trace = abstract_steps(&program, &printed, trace, &|_| None);
+        snapshot.counterexample_search = crate::engine::counterexample_search(Some(trace.search));
     }
     snapshot.pushdown = Some(crate::pushdown::view(&program, &config, &request.source));
     let mut data = data;

@@ -277,6 +277,32 @@ pub struct PredicateData {
     pub origin: PredicateOrigin,
 }
 
+/// How the model checker found an iteration's abstract counterexample
+/// (`model_check::TraceSearch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum CounterexampleSearch {
+    /// No counterexample (the boolean program was safe, or the loop stopped before).
+    #[default]
+    None,
+    /// Breadth-first: a shortest counterexample.
+    BreadthFirst,
+    /// The ranked worklist's (callees first, reverse postorder): a breadth-first search
+    /// would have cost more than 4 times that search.
+    Ranked,
+}
+
+impl CounterexampleSearch {
+    /// A short phrase for views: which counterexample the model checker reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            CounterexampleSearch::None => "",
+            CounterexampleSearch::BreadthFirst => "a shortest one (breadth-first search)",
+            CounterexampleSearch::Ranked => "the first one found (a breadth-first search for a shortest one would have cost more than 4 times as much)",
+        }
+    }
+}
+
 /// The feasibility check of an iteration's abstract counterexample.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -302,6 +328,9 @@ pub struct IterationSnapshot {
     pub feasibility_method: String,
     #[serde(default)]
     pub feasibility_kind: FeasibilityKind,
+    /// How the model checker found the abstract counterexample.
+    #[serde(default)]
+    pub counterexample_search: CounterexampleSearch,
     /// For an infeasible path: the 1-based step (table row `step`) where it became infeasible.
     #[serde(default)]
     pub infeasible_step: Option<u32>,

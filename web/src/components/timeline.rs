@@ -4,7 +4,7 @@
 use super::{use_app, use_commands, verdict::VerdictPanel, Empty};
 use crate::model::{count_predicates, is_spurious, plural};
 use crate::state::{Action, ExplainTab, RunStatus};
-use playground_api::IterationSnapshot;
+use playground_api::{CounterexampleSearch, IterationSnapshot};
 use yew::prelude::*;
 
 /// "spurious", "feasible" or "" (no feasibility check) for an iteration.
@@ -95,7 +95,10 @@ pub fn timeline_pane() -> Html {
             <div class="iteration-details" id="iteration-details">
                 if !it.abstract_trace.is_empty() {
                     <p class="details-line">
-                        { format!("Abstract counterexample: {}", plural(it.abstract_trace.len(), "step")) }
+                        <span title={it.counterexample_search.describe()}>
+                            { format!("Abstract counterexample: {}", plural(it.abstract_trace.len(), "step")) }
+                            if it.counterexample_search == CounterexampleSearch::Ranked { { ", first found" } }
+                        </span>
                         if !word.is_empty() {
                             { " · " }
                             <span class={classes!("feasibility-word", format!("is-{word}"))}>

@@ -156,6 +156,7 @@ pub fn trace_view() -> Html {
                     <span class="hint">{ "no abstract counterexample: the boolean program is safe" }</span>
                 } else {
                     <span>{ format!("abstract counterexample, {} steps", it.abstract_trace.len()) }</span>
+                    <span class="hint" id="counterexample-search">{ it.counterexample_search.describe() }</span>
                     if !it.feasibility.is_empty() {
                         <span class={classes!("feasibility-word", if is_spurious(it) { "is-spurious" } else { "is-feasible" })} id="feasibility-verdict">
                             { if is_spurious(it) { format!("spurious: {}", it.feasibility) } else { it.feasibility.clone() } }

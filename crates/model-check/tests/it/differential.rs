@@ -2,7 +2,7 @@
 
 use boolprog::generate::{random_program, GeneratorParams};
 use model_check::explicit::{self, SearchResult};
-use model_check::{check, format_trace, Config, Verdict};
+use model_check::{check, format_trace, Config, ShortestTrace, TraceSearch, Verdict};
 
 fn params(seed: u64, recursion: bool) -> GeneratorParams {
     GeneratorParams {
@@ -22,8 +22,20 @@ fn compare(seed: u64, recursion: bool) -> (bool, bool) {
     assert!(diags.is_empty(), "seed {seed}: generated program invalid: {diags:?}\n{}", boolprog::print_bebop(&program).text);
     let text = || boolprog::print_bebop(&program).text;
     let explicit = explicit::search(&program, 100_000, 8);
-    // Dead variables kept or quantified out: the same verdict, and traces that replay.
+    // Dead variables kept or quantified out: the same verdict, and traces that replay; the
+    // ranked search's own counterexamples (no budget for a shortest one) replay too.
+    let ranked = Config { shortest_trace: ShortestTrace { factor: 0, floor: 0 }, ..Config::default() };
     let outcomes = [false, true].map(|eliminate_dead_variables| check(&program, &Config { eliminate_dead_variables, ..Config::default() }));
+    let ranked = check(&program, &ranked);
+    assert_eq!(ranked.verdict, outcomes[0].verdict, "seed {seed}\n{}", text());
+    if let Some(trace) = &ranked.trace {
+        assert_eq!(trace.search, TraceSearch::Ranked, "seed {seed}: no budget for a breadth-first search");
+        if let Err(e) = explicit::replay(&program, trace) {
+            panic!("seed {seed}: ranked: {e}\n{}\n{}", text(), format_trace(&program, trace));
+        }
+        let shortest = outcomes[0].trace.as_ref().expect("a trace with the default config");
+        assert_eq!(shortest.search, TraceSearch::BreadthFirst, "seed {seed}: small programs get a shortest counterexample");
+    }
     for outcome in &outcomes {
         match (&outcome.verdict, &explicit) {
             (Verdict::ErrorReachable, SearchResult::ErrorReachable) | (Verdict::Safe, SearchResult::Safe) => {}
