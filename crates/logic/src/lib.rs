@@ -13,6 +13,7 @@
 
 pub mod alias;
 pub mod cone;
+pub mod depth;
 pub mod eval;
 pub mod locations;
 pub mod simplify;
@@ -20,6 +21,7 @@ pub mod substitute;
 pub mod wp;
 
 pub use alias::{memory_type_key, AlwaysMayAlias, MayAlias, MemoryTypeKey, TypeBasedMayAlias};
+pub use depth::{check_all_depths, check_depth, depth, exceeds_depth, TooDeep, MAX_TERM_DEPTH};
 pub use cone::{bounded_cone_of_influence, cone_of_influence, shares_symbols, symbols, Symbol};
 pub use locations::{drfs, is_location, locations, vars};
 pub use simplify::{balanced, conjunction, disjunction, implies, negate, simplify};

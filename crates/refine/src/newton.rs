@@ -74,6 +74,10 @@ pub(crate) fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats
                     return unsupported(rows, "sp: memory or struct values");
                 }
                 let value = simplify(&map_vars_to_values(rhs, &omega));
+                if let Err(too_deep) = logic::check_depth(&value) {
+                    // symbolic values nest one level per assignment along the path
+                    return unknown(rows, &format!("at step {i}: {too_deep}"));
+                }
                 let previous = omega.get(&x).cloned().or_else(|| Some(Expr::var(x, lhs.ty.clone())));
                 if let Some(p) = &previous {
                     pi.push((i, x, p.clone()));
@@ -87,6 +91,9 @@ pub(crate) fn analyze_sp(path: &ExpandedPath, solver: &mut solver::Solver, stats
                     return unsupported(rows, "sp: memory in a condition");
                 }
                 let value = simplify(&map_vars_to_values(cond, &omega));
+                if let Err(too_deep) = logic::check_depth(&value) {
+                    return unknown(rows, &format!("at step {i}: {too_deep}"));
+                }
                 rows.push(SpRow { step: i, delta: SpDelta::Condition { condition: value.clone(), original: cond.clone() } });
                 let is_false = value.is_false();
                 conditions.push(Condition { step: i, value, original: cond.clone() });

@@ -29,7 +29,7 @@ pub(crate) fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of
     if formulas.iter().any(|f| f.is_false()) {
         return SatAnswer::Unsat;
     }
-    let conjunction = logic::conjunction(formulas);
+    let conjunction = conjoin(formulas);
     if model_of.is_empty() {
         return match solver.is_satisfiable(&conjunction) {
             solver::Answer::Yes => SatAnswer::Sat(Vec::new()),
@@ -53,6 +53,17 @@ pub(crate) fn check_conjunction(solver: &mut Solver, formulas: &[Expr], model_of
         SolveResult::Unsat => SatAnswer::Unsat,
         SolveResult::Unknown => SatAnswer::Unknown("the SAT solver gave up".into()),
     }
+}
+
+/// The conjunction of `formulas`: the left-nested chain of [`logic::conjunction`], or a
+/// balanced tree when the chain would be nested deeper than [`logic::MAX_TERM_DEPTH`] (a path
+/// with thousands of conditions; the chain would then get an unknown answer from the solver).
+fn conjoin(formulas: &[Expr]) -> Expr {
+    let deepest = formulas.iter().map(logic::depth).max().unwrap_or(0);
+    if formulas.len() + deepest <= logic::MAX_TERM_DEPTH {
+        return logic::conjunction(formulas);
+    }
+    logic::balanced(formulas.iter().map(logic::simplify).collect(), c_ir::BinaryOp::And)
 }
 
 /// Side conditions saying that no signed `int` or `long` addition, subtraction or

@@ -100,6 +100,11 @@ pub(crate) fn analyze_wp(path: &ExpandedPath, solver: &mut solver::Solver, stats
                         continue;
                     }
                     let pre = simplify(&wp_assign(&path.program, &alias, lhs, rhs, head));
+                    if let Err(too_deep) = logic::check_depth(&pre) {
+                        // the next substitution, simplification or encoding would recurse too deeply
+                        let why = format!("at step {i}: {too_deep}");
+                        return WpAnalysis { threads, verdict: WpVerdict::Unknown(why), initial_vars: Vec::new(), processed_from };
+                    }
                     if expression_size(&pre) > MAX_CONDITION_SIZE {
                         // Morris' case splits over possible aliases multiply along the path
                         let why = format!("a weakest precondition grew beyond {MAX_CONDITION_SIZE} expression nodes (case splits over possible aliases)");

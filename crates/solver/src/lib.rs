@@ -167,7 +167,10 @@ impl Context {
     /// and that of common subterms). Non-boolean scalars count as `e != 0`. With
     /// [`IntegerSemantics::Ideal`], the no-overflow conditions of `e`'s signed operations become
     /// permanent constraints of this context.
+    /// A term nested deeper than [`logic::MAX_TERM_DEPTH`] is not encoded (the encoder recurses
+    /// once per level): `Err` with the reason.
     pub fn literal(&mut self, e: &Expr) -> Result<Lit, Unsupported> {
+        logic::check_depth(e).map_err(|too_deep| Unsupported { message: too_deep.to_string() })?;
         if self.encoder.config().integers == IntegerSemantics::Ideal {
             let width = self.encoder.config().int_width;
             for condition in no_overflow_conditions(e, width) {
@@ -394,6 +397,12 @@ impl Solver {
     fn query(&mut self, kind: QueryKind, formula: &Expr, shown: Option<&Expr>) -> Answer {
         let start = Instant::now();
         self.statistics.queries += 1;
+        // simplification, the cache's hashing and the encoder recurse once per level
+        if let Err(too_deep) = logic::check_depth(formula) {
+            self.statistics.unknown_answers += 1;
+            self.last_model = None;
+            return Answer::Unknown(too_deep.to_string());
+        }
         let config = self.context.config().clone();
         let constrained;
         let formula = if config.integers == IntegerSemantics::Ideal {

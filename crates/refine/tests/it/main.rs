@@ -222,3 +222,52 @@ fn weakest_preconditions_that_grow_past_the_bound_end_with_unknown() {
         other => panic!("expected an unknown verdict for the size bound, got {other:?}"),
     }
 }
+
+/// Runs `f` on a thread with a 1 MiB stack (the browser worker's).
+fn on_one_mebibyte_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new().stack_size(1 << 20).spawn(f).expect("spawn").join().expect("no stack overflow on a 1 MiB stack")
+}
+
+/// The verdict of both methods on the shortest error path of `source`, on a 1 MiB stack.
+fn verdicts_on_small_stack(source: String) -> Vec<PathVerdict> {
+    on_one_mebibyte_stack(move || {
+        let program = lower_source(&source);
+        let stmts = shortest_error_path(&program, 0);
+        [RefinementMethod::Wp, RefinementMethod::Sp]
+            .into_iter()
+            .map(|method| analyze_path(&program, &stmts, &config(method), &c_ir::PredicateSet::default(), &|| false).expect("path").verdict)
+            .collect()
+    })
+}
+
+#[test]
+fn conditions_nested_past_the_depth_limit_end_with_unknown_not_a_stack_overflow() {
+    // each flat statement nests `x` two levels deeper in the weakest precondition of `x == 5`
+    // (and in the symbolic value of `x`): 400 of them pass logic::MAX_TERM_DEPTH (512). Before
+    // the depth guard the unoptimised CLI overflowed its 8 MiB stack on 500 of them.
+    let body: String = (0..400).map(|_| "  x = (x ^ y) + z;\n").collect();
+    let source = format!(
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(), z = __VERIFIER_nondet_int();\n{body}  if (x == 5) reach_error();\n  return 0;\n}}\n"
+    );
+    for verdict in verdicts_on_small_stack(source) {
+        match verdict {
+            PathVerdict::Unknown(r) => assert!(r.contains("nested more than 512 levels deep"), "{r}"),
+            other => panic!("expected an unknown verdict for the depth limit, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn paths_with_more_conditions_than_the_depth_limit_are_still_decided() {
+    // 600 branch conditions on one path: their conjunction is built as a balanced tree
+    let body: String = (0..600).map(|i| format!("  if (x == {i}) return 0;\n")).collect();
+    let source = format!(
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int();\n{body}  if (x == 1000) reach_error();\n  return 0;\n}}\n"
+    );
+    for verdict in verdicts_on_small_stack(source) {
+        match verdict {
+            PathVerdict::Feasible { inputs, .. } => assert_eq!(inputs, vec![Some(1000)]),
+            other => panic!("expected a feasible path, got {other:?}"),
+        }
+    }
+}
