@@ -1,4 +1,4 @@
-//! Boolean programs (BOOP Fig 4.2, C2BP Fig 1(b)): the AST, its constructors, and the entry points of the parser, printers, validator and exporters.
+//! Boolean programs (BOOP Fig 4.2, C2BP Fig 1(b)): the AST, its constructors, and the entry points of the parser, printers (also Moped's and boppo's dialects), validator and exporters.
 //!
 //! Variable names are plain strings. A predicate variable keeps its braces in the name
 //! (`"{x<5}"`), a plain identifier has none (`"t1"`); use [`predicate_name`] to build the former.
@@ -8,12 +8,14 @@
 
 use diagnostics::Span;
 
+mod dialect;
 pub mod generate;
 mod parse;
 mod print;
 pub mod promela;
 mod validate;
 
+pub use dialect::{print_boppo, print_dialect, print_moped, Dialect, MOPED_ERROR_LABEL};
 pub use parse::{parse, parse_syntax};
 pub use print::{print_bebop, print_c_like, print_expr_bebop, print_expr_c_like, LineInfo, Printed};
 pub use validate::validate;

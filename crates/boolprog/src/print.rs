@@ -1,4 +1,5 @@
-//! Printers: the Bebop/Moped syntax of BOOP Fig 4.2 and the C-like form of C2BP Fig 1(b), with a line → statement map.
+//! Printers: the Bebop/Moped syntax of BOOP Fig 4.2 and the C-like form of C2BP Fig 1(b), with a line → statement map;
+//! also the statement and expression syntax of boppo's dialect (see [`crate::dialect`]).
 
 use crate::{Expr, Origin, ProcId, Program, Stmt, StmtId, StmtKind};
 
@@ -31,9 +32,12 @@ impl Printed {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Syntax {
+pub(crate) enum Syntax {
     Bebop,
     CLike,
+    /// SatAbs' boppo: Bebop's statements with `;` after `fi`/`od` too, `T`/`F`, `schoose[a, b]`,
+    /// and `=`, `!=`, `=>` binding weaker than `|` (always parenthesised when nested).
+    Boppo,
 }
 
 struct Printer {
@@ -68,7 +72,7 @@ pub fn print_expr_c_like(expr: &Expr) -> String {
     s
 }
 
-fn print_program(program: &Program, syntax: Syntax) -> Printed {
+pub(crate) fn print_program(program: &Program, syntax: Syntax) -> Printed {
     let mut p = Printer { syntax, out: Vec::new(), lines: Vec::new(), proc: ProcId(0), next_stmt: 0 };
     if !program.globals.is_empty() {
         let names: Vec<&str> = program.globals.iter().map(|g| g.name.as_str()).collect();
@@ -87,11 +91,11 @@ fn print_program(program: &Program, syntax: Syntax) -> Printed {
             n => format!("bool<{n}>"),
         };
         let formals: Vec<String> = match syntax {
-            Syntax::Bebop => proc.formals.clone(),
+            Syntax::Bebop | Syntax::Boppo => proc.formals.clone(),
             Syntax::CLike => proc.formals.iter().map(|f| format!("bool {f}")).collect(),
         };
         match syntax {
-            Syntax::Bebop => {
+            Syntax::Bebop | Syntax::Boppo => {
                 p.out.push(format!("{ret} {}({})", proc.name, formals.join(", ")));
                 p.out.push("begin".to_string());
             }
@@ -104,13 +108,13 @@ fn print_program(program: &Program, syntax: Syntax) -> Printed {
             let mut s = String::new();
             write_expr(&mut s, enforce, syntax);
             match syntax {
-                Syntax::Bebop => p.out.push(format!("  enforce {s};")),
+                Syntax::Bebop | Syntax::Boppo => p.out.push(format!("  enforce {s};")),
                 Syntax::CLike => p.out.push(format!("  enforce({s});")),
             }
         }
         p.block(&proc.body, 1);
         p.out.push(match syntax {
-            Syntax::Bebop => "end".to_string(),
+            Syntax::Bebop | Syntax::Boppo => "end".to_string(),
             Syntax::CLike => "}".to_string(),
         });
     }
@@ -121,7 +125,7 @@ fn print_program(program: &Program, syntax: Syntax) -> Printed {
 
 fn decl_keyword(syntax: Syntax) -> &'static str {
     match syntax {
-        Syntax::Bebop => "decl",
+        Syntax::Bebop | Syntax::Boppo => "decl",
         Syntax::CLike => "bool",
     }
 }
@@ -167,7 +171,9 @@ impl Printer {
         let id = StmtId(self.next_stmt);
         self.next_stmt += 1;
         let syntax = self.syntax;
-        let assign_op = if syntax == Syntax::Bebop { ":=" } else { "=" };
+        let assign_op = if syntax == Syntax::CLike { "=" } else { ":=" };
+        // boppo separates every two statements by `;`, also after `fi` and `od`.
+        let close = |word: &str| if syntax == Syntax::Boppo { format!("{word};") } else { word.to_string() };
         match &stmt.kind {
             StmtKind::Skip => self.push_stmt_line(stmt, id, indent, "skip;".to_string()),
             StmtKind::Assign { lhs, rhs } => {
@@ -198,14 +204,14 @@ impl Printer {
             StmtKind::If { cond, then_branch, else_branch } => {
                 let c = self.cond(cond);
                 match syntax {
-                    Syntax::Bebop => {
+                    Syntax::Bebop | Syntax::Boppo => {
                         self.push_stmt_line(stmt, id, indent, format!("if ({c}) then"));
                         self.block(then_branch, indent + 1);
                         if !else_branch.is_empty() {
                             self.line(indent, "else");
                             self.block(else_branch, indent + 1);
                         }
-                        self.line(indent, "fi");
+                        self.line(indent, &close("fi"));
                     }
                     Syntax::CLike => {
                         self.push_stmt_line(stmt, id, indent, format!("if ({c}) {{"));
@@ -221,10 +227,10 @@ impl Printer {
             StmtKind::While { cond, body } => {
                 let c = self.cond(cond);
                 match syntax {
-                    Syntax::Bebop => {
+                    Syntax::Bebop | Syntax::Boppo => {
                         self.push_stmt_line(stmt, id, indent, format!("while ({c}) do"));
                         self.block(body, indent + 1);
-                        self.line(indent, "od");
+                        self.line(indent, &close("od"));
                     }
                     Syntax::CLike => {
                         self.push_stmt_line(stmt, id, indent, format!("while ({c}) {{"));
@@ -237,12 +243,14 @@ impl Printer {
     }
 }
 
-/// Binding strength: `=>` 1 < `|` 2 < `&` 3 < `=`/`!=` 4 < unary/atoms 5.
-fn precedence(e: &Expr) -> u8 {
+/// Binding strength: `=>` 1 < `|` 2 < `&` 3 < `=`/`!=` 4 < unary/atoms 5. In boppo's grammar
+/// `=>`, `=` and `!=` share the lowest level (SatAbs `src/bplang/parser.y`), so there they are 1.
+fn precedence(e: &Expr, syntax: Syntax) -> u8 {
     match e {
         Expr::Implies(..) => 1,
         Expr::Or(..) => 2,
         Expr::And(..) => 3,
+        Expr::Eq(..) | Expr::Xor(..) if syntax == Syntax::Boppo => 1,
         Expr::Eq(..) | Expr::Xor(..) => 4,
         _ => 5,
     }
@@ -253,9 +261,13 @@ fn same_op(a: &Expr, b: &Expr) -> bool {
 }
 
 fn write_child(out: &mut String, parent: &Expr, child: &Expr, is_left: bool, syntax: Syntax) {
-    let pp = precedence(parent);
-    let cp = precedence(child);
-    let needs = if cp < pp {
+    let pp = precedence(parent, syntax);
+    let cp = precedence(child, syntax);
+    let needs = if syntax == Syntax::Boppo {
+        // Every nested operator in parentheses but left-nested `&`/`|` chains: boppo's
+        // precedences differ from Bebop's, and this text means the same in both.
+        cp < 5 && !(is_left && same_op(parent, child) && matches!(child, Expr::And(..) | Expr::Or(..)))
+    } else if cp < pp {
         true
     } else if cp == pp && cp < 5 {
         // Only left-nested `&`/`|` chains print without parentheses (the parser is left-associative).
@@ -274,24 +286,26 @@ fn write_child(out: &mut String, parent: &Expr, child: &Expr, is_left: bool, syn
 
 fn write_expr(out: &mut String, e: &Expr, syntax: Syntax) {
     let (and, or, eq) = match syntax {
-        Syntax::Bebop => (" & ", " | ", " = "),
+        Syntax::Bebop | Syntax::Boppo => (" & ", " | ", " = "),
         Syntax::CLike => (" && ", " || ", " == "),
     };
     match e {
         Expr::Const(b) => out.push_str(match (syntax, b) {
             (Syntax::Bebop, true) => "1",
             (Syntax::Bebop, false) => "0",
+            (Syntax::Boppo, true) => "T",
+            (Syntax::Boppo, false) => "F",
             (Syntax::CLike, true) => "true",
             (Syntax::CLike, false) => "false",
         }),
         Expr::Var(name) => out.push_str(name),
         Expr::Nondet => out.push_str(match syntax {
-            Syntax::Bebop => "*",
+            Syntax::Bebop | Syntax::Boppo => "*",
             Syntax::CLike => "unknown()",
         }),
         Expr::Not(inner) => {
             out.push('!');
-            if precedence(inner) < 5 {
+            if precedence(inner, syntax) < 5 {
                 out.push('(');
                 write_expr(out, inner, syntax);
                 out.push(')');
@@ -300,11 +314,12 @@ fn write_expr(out: &mut String, e: &Expr, syntax: Syntax) {
             }
         }
         Expr::Choose(pos, neg) => {
-            out.push_str("choose(");
+            let (open, close) = if syntax == Syntax::Boppo { ("schoose[", ']') } else { ("choose(", ')') };
+            out.push_str(open);
             write_expr(out, pos, syntax);
             out.push_str(", ");
             write_expr(out, neg, syntax);
-            out.push(')');
+            out.push(close);
         }
         Expr::And(a, b) | Expr::Or(a, b) | Expr::Xor(a, b) | Expr::Eq(a, b) | Expr::Implies(a, b) => {
             let op = match e {

@@ -27,6 +27,17 @@ enum StrategyArg {
     Exact,
 }
 
+/// `predabs export --format`: which model checker's input to write.
+#[derive(Clone, Copy, ValueEnum)]
+enum ExportFormat {
+    /// Promela for SPIN, every call inlined (`spin -a FILE.pml && gcc -O2 -DSAFETY -o pan pan.c && ./pan -E`).
+    Promela,
+    /// Moped's boolean-program input (Bebop syntax); the error is the label `predabs_error` (`moped -b FILE.bp predabs_error`).
+    Moped,
+    /// The input language of SatAbs' boppo (`boppo FILE.bp`); predicate names become `b0`, `b1`, ...
+    Boppo,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 pub(crate) enum RefineArg {
     Wp,
@@ -124,9 +135,11 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export a boolean program to Promela for SPIN.
+    /// Export a boolean program to Promela for SPIN (the default), or to Moped's or boppo's dialect.
     Export {
         file: PathBuf,
+        #[arg(long, value_enum, default_value = "promela")]
+        format: ExportFormat,
     },
     /// Run every SV-COMP task (`.yml` with an `unreach-call` property) under the directories.
     Bench {
@@ -323,9 +336,14 @@ fn run() -> Result<ExitCode, String> {
         Command::Validate { file, witness, data_model, timeout, strict, json } => {
             witness::validate(&witness::ValidateSettings { file: &file, witness: &witness, data_model: &data_model, timeout, json, strict })
         }
-        Command::Export { file } => {
+        Command::Export { file, format } => {
             let source = read(&file)?;
-            match playground_api::export_promela(&source) {
+            let exported = match format {
+                ExportFormat::Promela => playground_api::export_promela(&source),
+                ExportFormat::Moped => playground_api::export_dialect(&source, playground_api::Dialect::Moped),
+                ExportFormat::Boppo => playground_api::export_dialect(&source, playground_api::Dialect::Boppo),
+            };
+            match exported {
                 Ok(text) => {
                     print!("{text}");
                     Ok(ExitCode::SUCCESS)

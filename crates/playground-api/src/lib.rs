@@ -13,5 +13,6 @@ pub mod shape;
 pub mod share;
 pub mod types;
 
-pub use run::{diagnostics_data, export_promela, lower_to_text, run, CheckSteps, Stepper};
+pub use boolprog::Dialect;
+pub use run::{diagnostics_data, export_dialect, export_promela, lower_to_text, run, CheckSteps, Stepper};
 pub use types::*;

@@ -46,6 +46,17 @@ pub fn lower_to_text(source: &str, file_name: &str) -> (String, Vec<DiagnosticDa
 
 /// `predabs export`: a boolean program as Promela for SPIN.
 pub fn export_promela(source: &str) -> Result<String, Vec<DiagnosticData>> {
+    let program = parse_for_export(source)?;
+    boolprog::promela::export(&program).map_err(|d| diagnostics_data(&[d], "input.bp", source, "source"))
+}
+
+/// `predabs export --format moped|boppo`: a boolean program in another model checker's dialect.
+pub fn export_dialect(source: &str, dialect: boolprog::Dialect) -> Result<String, Vec<DiagnosticData>> {
+    Ok(boolprog::print_dialect(&parse_for_export(source)?, dialect))
+}
+
+/// The boolean program to export, or the errors that stop the export.
+fn parse_for_export(source: &str) -> Result<boolprog::Program, Vec<DiagnosticData>> {
     let (program, mut diagnostics) = boolprog::parse(source);
     if !diagnostics::has_errors(&diagnostics) {
         diagnostics.extend(boolprog::validate(&program));
@@ -53,7 +64,7 @@ pub fn export_promela(source: &str) -> Result<String, Vec<DiagnosticData>> {
     if diagnostics::has_errors(&diagnostics) {
         return Err(diagnostics_data(&diagnostics, "input.bp", source, "source"));
     }
-    boolprog::promela::export(&program).map_err(|d| diagnostics_data(&[d], "input.bp", source, "source"))
+    Ok(program)
 }
 
 pub(crate) fn empty_outcome(verdict: Verdict, reason: impl Into<String>, diagnostics: Vec<DiagnosticData>) -> Outcome {

@@ -1,4 +1,5 @@
-//! Integration tests of the boolean-program front end: round trips, diagnostics, validation, Promela export.
+//! Integration tests of the boolean-program front end: round trips, diagnostics, validation, Promela export, Moped's and boppo's dialects.
 
 mod diagnostics_and_validation;
+mod dialects;
 mod round_trip;

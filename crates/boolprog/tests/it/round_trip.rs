@@ -86,7 +86,7 @@ fn procedure() -> impl Strategy<Value = Procedure> {
         })
 }
 
-fn program() -> impl Strategy<Value = Program> {
+pub(crate) fn program() -> impl Strategy<Value = Program> {
     (prop::collection::vec(name(), 0..4), prop::collection::vec(procedure(), 0..3)).prop_map(|(globals, procs)| Program {
         globals: globals.into_iter().map(VarDecl::new).collect(),
         procs,
