@@ -8,7 +8,7 @@ use super::{is_activation, move_focus, reveal, use_app, Empty};
 use crate::highlight;
 use crate::model::{bool_lines, RunKind};
 use crate::state::{Action, Hover};
-use playground_api::Severity;
+use playground_api::{Dialect, Severity};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -150,8 +150,9 @@ struct ExportsProps {
     text: String,
 }
 
-/// The boolean program for other model checkers: Promela for SPIN (calls inlined; the export
-/// refuses recursive programs) with the command line that checks it, beside the `.bp` download.
+/// The boolean program for other model checkers, each with the command line that checks it,
+/// beside the `.bp` download: Promela for SPIN (calls inlined; the export refuses recursive
+/// programs), Moped's input (the error as a label) and boppo's dialect (SatAbs).
 #[function_component(Exports)]
 fn exports(props: &ExportsProps) -> Html {
     let problem = use_state(|| None::<String>);
@@ -160,20 +161,39 @@ fn exports(props: &ExportsProps) -> Html {
         use_effect_with(props.text.clone(), move |_| problem.set(None));
     }
     let file = format!("iteration-{}.pml", props.index);
-    let onclick = {
-        let (file, text, problem) = (file.clone(), props.text.clone(), problem.clone());
-        Callback::from(move |_: MouseEvent| match playground_api::export_promela(&text) {
-            Ok(promela) => {
-                problem.set(None);
-                super::app::download(&file, &promela);
-            }
-            Err(diagnostics) => problem.set(Some(
-                diagnostics.first().map(|d| d.message.clone()).unwrap_or_else(|| "this boolean program cannot be exported".into()),
-            )),
-        })
-    };
+    let onclick = export_on_click(file.clone(), props.text.clone(), problem.clone(), playground_api::export_promela);
     let command = spin_command(&file);
+    let dialects = Dialect::ALL.map(|dialect| {
+        let file = format!("iteration-{}{}", props.index, dialect.file_suffix());
+        let onclick = export_on_click(file.clone(), props.text.clone(), problem.clone(), move |text: &str| {
+            playground_api::export_dialect(text, dialect)
+        });
+        let tool = dialect.tool();
+        let (what, label, note) = match dialect {
+            Dialect::Moped => (
+                "Moped's boolean-program input (Bebop syntax; every failing assert calls a procedure labelled predabs_error)",
+                "Moped:",
+                "Asks whether the label predabs_error is reachable: Moped answers Reachable. when an assert can fail, Not reachable. when none can",
+            ),
+            Dialect::Boppo => (
+                "the input language of SatAbs' boppo (predicate names become b0, b1, ...; a comment maps them back)",
+                "boppo:",
+                "Checks every assert from main",
+            ),
+        };
+        html! {
+            <div class="bp-exports">
+                <button class="btn btn-small" id={format!("download-{tool}")} {onclick}
+                    title={format!("Download this boolean program as {what}")}
+                    aria-label={format!("Download {} of iteration {}", dialect.file_suffix(), props.index)}>
+                    <span aria-hidden="true">{ "⤓" }</span>{ format!(" {}", dialect.file_suffix()) }</button>
+                <span class="bp-export-label">{ label }</span>
+                <code id={format!("{tool}-command")} title={note}>{ dialect.command(&file) }</code>
+            </div>
+        }
+    });
     html! {
+        <>
         <div class="bp-exports" id="bp-exports">
             <button class="btn btn-small" id="download-promela" {onclick}
                 title="Download this boolean program as Promela, every call inlined, for the SPIN model checker"
@@ -181,10 +201,30 @@ fn exports(props: &ExportsProps) -> Html {
             <span class="bp-export-label">{ "SPIN:" }</span>
             <code id="spin-command" title="Checks every assert: pan reports errors: 0 when none can fail; then `spin -t -p` replays a failing run">{ command }</code>
             if let Some(message) = &*problem {
-                <span class="bp-export-problem" role="alert">{ format!("No Promela: {message}") }</span>
+                <span class="bp-export-problem" role="alert">{ format!("No export: {message}") }</span>
             }
         </div>
+        { for dialects }
+        </>
     }
+}
+
+/// A click that downloads `export(text)` as `file`, or shows in `problem` why it cannot.
+fn export_on_click(
+    file: String,
+    text: String,
+    problem: UseStateHandle<Option<String>>,
+    export: impl Fn(&str) -> Result<String, Vec<playground_api::DiagnosticData>> + 'static,
+) -> Callback<MouseEvent> {
+    Callback::from(move |_: MouseEvent| match export(&text) {
+        Ok(exported) => {
+            problem.set(None);
+            super::app::download(&file, &exported);
+        }
+        Err(diagnostics) => problem.set(Some(
+            diagnostics.first().map(|d| d.message.clone()).unwrap_or_else(|| "this boolean program cannot be exported".into()),
+        )),
+    })
 }
 
 /// The shell command that checks the exported Promela file with SPIN: generate the verifier,
