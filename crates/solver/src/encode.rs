@@ -62,6 +62,10 @@ fn may_meet(a: AddressKind, b: AddressKind) -> bool {
     }
 }
 
+/// Estimated bytes per cached expression node: the node (kind and type, 64 bytes) and its
+/// box, in the term cache and again in the sums and equalities built from it.
+const TERM_NODE_BYTES: u64 = 160;
+
 /// The encoder state: the circuit plus term caches and memory-model bookkeeping.
 pub(crate) struct Encoder {
     pub(crate) circuit: Circuit,
@@ -79,6 +83,9 @@ pub(crate) struct Encoder {
     apps: HashMap<(c_ir::Symbol, usize, u32), Vec<Application>>,
     /// Terms encoded so far (the deadline is checked every 256 of them).
     encoded_terms: u64,
+    /// Expression nodes of the terms cached in `terms` (each keeps a copy of its subterms:
+    /// quadratic in the depth of a chain such as a weakest precondition along a long path).
+    cached_term_nodes: u64,
     /// Sums `Σ c·atom` (no constant) by width and canonical atom list: `(i + 1) + j`,
     /// `i + (j + 1)` and `n + k == i + j + 1` share one adder chain.
     linear_sums: HashMap<(u32, Vec<(Expr, u128)>), Bits>,
@@ -160,6 +167,7 @@ impl Encoder {
             used_constant_addresses: Vec::new(),
             apps: HashMap::default(),
             encoded_terms: 0,
+            cached_term_nodes: 0,
             linear_sums: HashMap::default(),
             orders: HashMap::default(),
             equalities: HashMap::default(),
@@ -250,12 +258,16 @@ impl Encoder {
         }
         self.encoded_terms += 1;
         if self.encoded_terms.is_multiple_of(256) {
+            // the cached terms (and their copies in the sums and equalities) count against the
+            // memory limit
+            self.config.meter.note_memory(self.cached_term_nodes * TERM_NODE_BYTES);
             // huge terms (e.g. weakest preconditions through many shifts) must not overrun the budget
             if let Some(stop) = self.config.meter.stopped() {
                 return Err(Unsupported::new(format!("{stop} (while encoding the formula)")));
             }
         }
         let bits = self.bits_uncached(e)?;
+        e.visit(&mut |_| self.cached_term_nodes += 1);
         self.terms.insert(e.clone(), bits.clone());
         Ok(bits)
     }

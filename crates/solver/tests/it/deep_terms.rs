@@ -43,3 +43,21 @@ fn formulas_at_the_depth_limit_are_decided_and_deeper_ones_are_unknown_with_the_
     assert!(matches!(&past_limit, Answer::Unknown(why) if why.starts_with(&reason)), "{past_limit:?}");
     assert!(matches!(&literal_past_limit, Err(why) if why.starts_with(&reason)), "{literal_past_limit:?}");
 }
+
+#[test]
+fn the_term_cache_counts_against_the_memory_limit() {
+    // every cached subterm of a chain keeps a copy of the subterms below it: about 64,000
+    // nodes by the 256th term of this one, past a 4 MiB limit at 160 bytes a node
+    let mut b = Builder::new();
+    let deepest = chain(&mut b, logic::MAX_TERM_DEPTH);
+    let meter = budget::Meter::with_limits(None, None, Some(4 << 20));
+    let config = SolverConfig { meter: meter.clone(), ..SolverConfig::c_semantics() };
+    let answer = Solver::new(&b.program, &config).is_satisfiable(&deepest);
+    assert!(matches!(&answer, Answer::Unknown(why) if why.starts_with("stopped before the memory limit")), "{answer:?}");
+    assert!(meter.memory_exhausted().is_some());
+    // without the limit the estimate is only recorded
+    let meter = budget::Meter::new(None);
+    let config = SolverConfig { meter: meter.clone(), ..SolverConfig::c_semantics() };
+    assert_eq!(Solver::new(&b.program, &config).is_satisfiable(&deepest), Answer::Yes);
+    assert!(meter.memory_peak() > 4 << 20, "{}", meter.memory_peak());
+}
