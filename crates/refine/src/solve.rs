@@ -115,7 +115,11 @@ pub(crate) fn prefer_defined_model(
     values: Vec<Option<i128>>,
 ) -> Vec<Option<i128>> {
     let side = no_signed_overflow(formulas);
-    if side.is_empty() {
+    // each side condition copies the operands of its operation: along a chain of assignments
+    // (`x = y - x;` 500 times) they grow quadratically, and so does their encoding
+    let mut size = 0usize;
+    side.iter().for_each(|c| c.visit(&mut |_| size += 1));
+    if side.is_empty() || size > crate::threads::MAX_CONDITION_SIZE {
         return values;
     }
     let all: Vec<Expr> = formulas.iter().cloned().chain(side).collect();
