@@ -228,6 +228,15 @@ fn on_one_mebibyte_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'stat
     std::thread::Builder::new().stack_size(1 << 20).spawn(f).expect("spawn").join().expect("no stack overflow on a 1 MiB stack")
 }
 
+/// `main` with the integer inputs `inputs`, then `body`, then the error under `error_if`.
+fn straight_line(inputs: &[&str], body: &str, error_if: &str) -> String {
+    let declarations: Vec<String> = inputs.iter().map(|v| format!("{v} = __VERIFIER_nondet_int()")).collect();
+    format!(
+        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int {};\n{body}  if ({error_if}) reach_error();\n  return 0;\n}}\n",
+        declarations.join(", ")
+    )
+}
+
 /// The verdict of both methods on the shortest error path of `source`, on a 1 MiB stack.
 fn verdicts_on_small_stack(source: String) -> Vec<PathVerdict> {
     on_one_mebibyte_stack(move || {
@@ -246,9 +255,7 @@ fn conditions_nested_past_the_depth_limit_end_with_unknown_not_a_stack_overflow(
     // (and in the symbolic value of `x`): 400 of them pass logic::MAX_TERM_DEPTH (512). Before
     // the depth guard the unoptimised CLI overflowed its 8 MiB stack on 500 of them.
     let body: String = (0..400).map(|_| "  x = (x ^ y) + z;\n").collect();
-    let source = format!(
-        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(), z = __VERIFIER_nondet_int();\n{body}  if (x == 5) reach_error();\n  return 0;\n}}\n"
-    );
+    let source = straight_line(&["x", "y", "z"], &body, "x == 5");
     for verdict in verdicts_on_small_stack(source) {
         match verdict {
             PathVerdict::Unknown(r) => assert!(r.contains("nested more than 512 levels deep"), "{r}"),
@@ -261,9 +268,7 @@ fn conditions_nested_past_the_depth_limit_end_with_unknown_not_a_stack_overflow(
 fn paths_with_more_conditions_than_the_depth_limit_are_still_decided() {
     // 600 branch conditions on one path: their conjunction is built as a balanced tree
     let body: String = (0..600).map(|i| format!("  if (x == {i}) return 0;\n")).collect();
-    let source = format!(
-        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int();\n{body}  if (x == 1000) reach_error();\n  return 0;\n}}\n"
-    );
+    let source = straight_line(&["x"], &body, "x == 1000");
     for verdict in verdicts_on_small_stack(source) {
         match verdict {
             PathVerdict::Feasible { inputs, .. } => assert_eq!(inputs, vec![Some(1000)]),
@@ -280,9 +285,7 @@ fn chains_just_inside_the_depth_limit_are_decided() {
     // refine's size bound they are left out (the model may then overflow; the replay decides):
     // the CLI took 22 s and 737 MB with them (unoptimised build), 2.4 s and 98 MB without.
     let body: String = (0..500).map(|_| "  x = y - x;\n").collect();
-    let source = format!(
-        "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main(void) {{\n  int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int();\n{body}  if (x == 5) reach_error();\n  return 0;\n}}\n"
-    );
+    let source = straight_line(&["x", "y"], &body, "x == 5");
     for verdict in verdicts_on_small_stack(source) {
         assert!(matches!(verdict, PathVerdict::Feasible { .. }), "{verdict:?}");
     }
