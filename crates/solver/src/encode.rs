@@ -62,9 +62,9 @@ fn may_meet(a: AddressKind, b: AddressKind) -> bool {
     }
 }
 
-/// Estimated bytes per cached expression node: the node (kind and type, 64 bytes) and its
-/// box, in the term cache and again in the sums and equalities built from it.
-const TERM_NODE_BYTES: u64 = 160;
+/// Estimated bytes per cached expression node: the node (kind and type) and its box's
+/// allocation header (the copies in the sums and equalities are not counted).
+const TERM_NODE_BYTES: u64 = std::mem::size_of::<Expr>() as u64 + 16;
 
 /// The encoder state: the circuit plus term caches and memory-model bookkeeping.
 pub(crate) struct Encoder {
@@ -258,8 +258,7 @@ impl Encoder {
         }
         self.encoded_terms += 1;
         if self.encoded_terms.is_multiple_of(256) {
-            // the cached terms (and their copies in the sums and equalities) count against the
-            // memory limit
+            // the cached terms count against the memory limit
             self.config.meter.note_memory(self.cached_term_nodes * TERM_NODE_BYTES);
             // huge terms (e.g. weakest preconditions through many shifts) must not overrun the budget
             if let Some(stop) = self.config.meter.stopped() {

@@ -47,7 +47,8 @@ fn formulas_at_the_depth_limit_are_decided_and_deeper_ones_are_unknown_with_the_
 #[test]
 fn the_term_cache_counts_against_the_memory_limit() {
     // every cached subterm of a chain keeps a copy of the subterms below it: about 64,000
-    // nodes by the 256th term of this one, past a 4 MiB limit at 160 bytes a node
+    // nodes by the 256th term of this one, past a 4 MiB limit at the size of a node (more
+    // than 64 bytes) and its box
     let mut b = Builder::new();
     let deepest = chain(&mut b, logic::MAX_TERM_DEPTH);
     let meter = budget::Meter::with_limits(None, None, Some(4 << 20));
