@@ -87,21 +87,28 @@ pub fn applicable(program: &Program) -> bool {
 
 /// Unrolls with bounds 2, 4, 8, ... until an answer or `stop`.
 pub fn bounded_check(program: &Program, solver: &solver::SolverConfig, stop: &dyn Fn() -> bool) -> BmcAnswer {
+    bounded_check_from(program, solver, 2, stop).0
+}
+
+/// [`bounded_check`] from bound `first` (a power of two; the bounds below it were tried and
+/// left executions past them): the answer, and the bound to resume from when there is none
+/// (the one that was stopped, or the next untried one).
+pub fn bounded_check_from(program: &Program, solver: &solver::SolverConfig, first: u32, stop: &dyn Fn() -> bool) -> (BmcAnswer, u32) {
     if !applicable(program) {
-        return BmcAnswer::Unknown("bounded model checking handles programs over integer variables only".into());
+        return (BmcAnswer::Unknown("bounded model checking handles programs over integer variables only".into()), first);
     }
-    let mut bound = 2u32;
+    let mut bound = first.max(2);
     let mut last = BmcAnswer::Unknown("no bound was tried".into());
     while bound <= 1 << 16 && !stop() {
         match check_bound(program, solver, bound, stop) {
-            Step::Safe => return BmcAnswer::Safe { bound },
-            Step::Unsafe(counterexample) => return BmcAnswer::Unsafe { bound, counterexample },
+            Step::Safe => return (BmcAnswer::Safe { bound }, bound),
+            Step::Unsafe(counterexample) => return (BmcAnswer::Unsafe { bound, counterexample }, bound),
             Step::Undecided => bound *= 2,
-            Step::GiveUp(why) => return BmcAnswer::Unknown(why),
+            Step::GiveUp(why) => return (BmcAnswer::Unknown(why), bound),
         }
         last = BmcAnswer::Unknown(format!("no answer within {} loop unwindings", bound / 2));
     }
-    last
+    (last, bound)
 }
 
 enum Step {

@@ -73,7 +73,7 @@ pub fn check_source_with(
 pub fn check_program(program: &Program, config: &Config, events: &mut dyn FnMut(Event), cancel: &dyn Fn() -> bool) -> CheckOutcome {
     let root = Meter::with_limits(None, config.time_budget_ms, config.memory_limit);
     let main = root.sub(config.work_budget);
-    let mut run = Portfolio { program, config, start: Instant::now(), root, main, events, cancel };
+    let mut run = Portfolio { program, config, start: Instant::now(), root, main, events, cancel, bmc_resume: 2 };
     let mut outcome = run.decide();
     outcome.statistics.time_ms = run.elapsed_ms();
     outcome.statistics.work_units = run.root.spent();
@@ -111,6 +111,9 @@ struct Portfolio<'a> {
     main: Meter,
     events: &'a mut dyn FnMut(Event),
     cancel: &'a dyn Fn() -> bool,
+    /// The bound where bounded model checking resumes (the probe's undecided bounds are not
+    /// unrolled again after the loop).
+    bmc_resume: u32,
 }
 
 /// What the analyses before the loop found.
@@ -329,7 +332,10 @@ impl Portfolio<'_> {
             meter.charge(BMC_POLL_UNITS);
             cancel() || meter.exhausted()
         };
-        match bmc::bounded_check(self.program, &solver, &stop) {
+        let (answer, resume) = bmc::bounded_check_from(self.program, &solver, self.bmc_resume, &stop);
+        // the bounds below `resume` left executions past them: a later check starts there
+        self.bmc_resume = resume;
+        match answer {
             bmc::BmcAnswer::Safe { bound } => {
                 let text = format!("bounded model checking: no execution reaches the error, and none runs a loop more than {bound} times");
                 let mut outcome = decided(Verdict::Safe, Technique::Bmc, &text);

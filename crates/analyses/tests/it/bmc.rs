@@ -3,7 +3,7 @@
 
 use c_ir::interp::{run, Limits, Outcome};
 use c_ir::Program;
-use analyses::bmc::{applicable, bounded_check, BmcAnswer};
+use analyses::bmc::{applicable, bounded_check, bounded_check_from, BmcAnswer};
 
 pub(crate) const HEADER: &str = "extern unsigned char __VERIFIER_nondet_uchar(void);\nextern void reach_error(void);\n";
 
@@ -111,6 +111,30 @@ fn unbounded_loops_give_no_answer_and_memory_is_declined() {
     };
     assert!(matches!(bounded_check(&program, &solver::SolverConfig::c_semantics(), &stop), BmcAnswer::Unknown(_)));
     assert!(!applicable(&lower("int main() { int a[2]; a[0] = __VERIFIER_nondet_uchar(); if (a[0] == 3) reach_error(); return 0; }")));
+}
+
+/// Resuming at the bound where a stopped check left off gives the answer a check from the
+/// start gives, with less work (the portfolio's probe and its check after the loop).
+#[test]
+fn a_check_resumes_at_the_bound_it_was_stopped_at() {
+    let program = lower("int main() { unsigned char x = __VERIFIER_nondet_uchar(); int n = 0; for (int i = 0; i < 20; i++) { n += x & 1; } if (n == 21) reach_error(); return 0; }");
+    let solver = |meter: &budget::Meter| solver::SolverConfig { meter: meter.clone(), ..solver::SolverConfig::c_semantics() };
+    let whole = budget::Meter::default();
+    let (answer, _) = bounded_check_from(&program, &solver(&whole), 2, &|| false);
+    assert!(matches!(answer, BmcAnswer::Safe { bound: 32 }));
+    // stopped after a few polls: some bounds were tried and left executions past them
+    let probe = budget::Meter::default();
+    let polls = std::cell::Cell::new(0u32);
+    let (stopped, resume) = bounded_check_from(&program, &solver(&probe), 2, &|| {
+        polls.set(polls.get() + 1);
+        polls.get() > 3 && probe.spent() > 0
+    });
+    assert!(matches!(stopped, BmcAnswer::Unknown(_)), "stopped early");
+    assert!((4..=16).contains(&resume) && resume.is_power_of_two(), "resume at {resume}");
+    let rest = budget::Meter::default();
+    let (answer, at) = bounded_check_from(&program, &solver(&rest), resume, &|| false);
+    assert!(matches!(answer, BmcAnswer::Safe { bound: 32 }) && at == 32);
+    assert!(rest.spent() < whole.spent(), "resuming skips the bounds already tried: {} vs {}", rest.spent(), whole.spent());
 }
 
 /// A random statement over `a` (the input), `b`, `c`: assignments, branches, loops with
