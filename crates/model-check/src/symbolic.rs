@@ -261,7 +261,7 @@ fn explore(
     start: &Instant,
     cancelled: &dyn Fn() -> bool,
 ) -> (Engine, Option<ErrorFound>, Option<String>) {
-    let mut engine = Engine::new(program, config, order);
+    let mut engine = Engine::new(program, config, order, entry);
     let init = engine.info[entry].initial.clone();
     engine.add(entry, engine.cfgs[entry].entry, &init, 0);
     let mut found = None;
@@ -310,7 +310,8 @@ fn rel_prod(a: &Bdd, b: &Bdd, vars: &[BddVariable]) -> Bdd {
 }
 
 impl Engine {
-    fn new(program: &Program, config: &Config, order: Order) -> Engine {
+    /// An engine for runs from procedure `entry`.
+    fn new(program: &Program, config: &Config, order: Order, entry: usize) -> Engine {
         let cfgs = cfg::build(program);
         let slots = program.procs.iter().map(|p| p.formals.len() + p.locals.len()).max().unwrap_or(0);
         let rets = program.procs.iter().map(|p| p.returns).max().unwrap_or(0);
@@ -434,11 +435,7 @@ impl Engine {
             c.dedup();
         }
         engine.node_rank = engine.cfgs.iter().map(reverse_postorder).collect();
-        let entry = match &config.entry {
-            Some(name) => program.proc_by_name(name).map(|(i, _)| i),
-            None => program.entry_proc(),
-        };
-        engine.proc_rank = callees_first(&engine.cfgs, entry.map(|e| e.0 as usize));
+        engine.proc_rank = callees_first(&engine.cfgs, entry);
         engine.max_nodes = engine.cfgs.iter().map(|c| c.nodes.len()).max().unwrap_or(0);
         for (p, proc) in program.procs.iter().enumerate() {
             let dead: Vec<Vec<BddVariable>> = if !config.eliminate_dead_variables {
@@ -1190,7 +1187,7 @@ fn reverse_postorder(cfg: &ProcCfg) -> Vec<usize> {
 }
 
 /// Postorder rank of each procedure in the call graph from `entry` (callees before callers).
-fn callees_first(cfgs: &[ProcCfg], entry: Option<usize>) -> Vec<usize> {
+fn callees_first(cfgs: &[ProcCfg], entry: usize) -> Vec<usize> {
     let calls: Vec<Vec<usize>> = cfgs
         .iter()
         .map(|c| c.nodes.iter().flat_map(|n| n.edges.iter()).filter_map(|e| if let Action::Call { callee, .. } = &e.action { Some(callee.0 as usize) } else { None }).collect())
@@ -1198,7 +1195,7 @@ fn callees_first(cfgs: &[ProcCfg], entry: Option<usize>) -> Vec<usize> {
     let mut rank = vec![usize::MAX; cfgs.len()];
     let mut seen = vec![false; cfgs.len()];
     let mut next = 0;
-    for root in entry.into_iter().chain(0..cfgs.len()) {
+    for root in std::iter::once(entry).chain(0..cfgs.len()) {
         if seen[root] {
             continue;
         }
