@@ -194,7 +194,6 @@ pub struct Statistics {
     pub time_ms: f64,
 }
 
-
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub verdict: Verdict,

@@ -186,19 +186,17 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
     let entry = entry.0 as usize;
     let before = config.meter.spent();
     let mut explored = explore(program, config, entry, &config.meter, Order::Ranked, &start, cancelled);
-    let mut steps = explored.0.step as u64;
-    let mut search = TraceSearch::Ranked;
-    if explored.1.is_some() && config.compute_trace && explored.2.is_none() {
+    let mut steps = explored.engine.step as u64;
+    if explored.found.is_some() && config.compute_trace && explored.stop_reason.is_none() {
         let cost = config.meter.spent().saturating_sub(before);
         let limit = cost.saturating_mul(config.shortest_trace.factor).max(config.shortest_trace.floor);
         let shortest = explore(program, config, entry, &config.meter.sub(Some(limit)), Order::FirstCome, &start, cancelled);
-        steps += shortest.0.step as u64;
-        if shortest.1.is_some() {
+        steps += shortest.engine.step as u64;
+        if shortest.found.is_some() {
             explored = shortest;
-            search = TraceSearch::BreadthFirst;
         }
     }
-    let (engine, found, stop_reason) = explored;
+    let Explored { engine, found, stop_reason } = explored;
     statistics.bdd_variables = engine.enc.set.num_vars() as usize;
     statistics.iterations = steps;
     statistics.peak_bdd_nodes = engine.peak;
@@ -217,7 +215,7 @@ pub fn run(program: &Program, config: &Config, cancelled: &dyn Fn() -> bool) -> 
                 }
             };
             match engine.trace(entry, error, &out_of_budget) {
-                Ok(t) => Some(Trace { search, ..t }),
+                Ok(t) => Some(t),
                 Err(e) => {
                     let message = format!("no counterexample: {e}");
                     diagnostics.push(Diagnostic::warning(Span::default(), message.clone()));
@@ -251,6 +249,15 @@ enum Order {
     FirstCome,
 }
 
+/// What one run of the worklist ended with.
+struct Explored {
+    engine: Engine,
+    /// The error reached, if any.
+    found: Option<ErrorFound>,
+    /// Why the run stopped before the fixpoint (budget, cancel, node limit), if it did.
+    stop_reason: Option<String>,
+}
+
 /// Runs the worklist from `entry`'s initial states until the fixpoint, an error, or a stop.
 fn explore(
     program: &Program,
@@ -260,7 +267,7 @@ fn explore(
     order: Order,
     start: &Instant,
     cancelled: &dyn Fn() -> bool,
-) -> (Engine, Option<ErrorFound>, Option<String>) {
+) -> Explored {
     let mut engine = Engine::new(program, config, order, entry);
     let init = engine.info[entry].initial.clone();
     engine.add(entry, engine.cfgs[entry].entry, &init, 0);
@@ -299,7 +306,7 @@ fn explore(
     if stop_reason.is_none() && found.is_none() && engine.peak > config.max_bdd_nodes {
         stop_reason = Some(format!("BDD node budget of {} exhausted", config.max_bdd_nodes));
     }
-    (engine, found, stop_reason)
+    Explored { engine, found, stop_reason }
 }
 
 /// Why to stop a long computation now (budget exhausted, cancelled), if so.
@@ -922,7 +929,11 @@ impl Engine {
         // recover by continuing the search in the caller (see `back_to_root`).
         let (mut steps, initial) = self.back_to_root(entry, error.proc, error.node, error.state, tag, stop)?;
         steps.push(last);
-        Ok(Trace { search: TraceSearch::BreadthFirst, entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
+        let search = match self.order {
+            Order::Ranked => TraceSearch::Ranked,
+            Order::FirstCome => TraceSearch::BreadthFirst,
+        };
+        Ok(Trace { search, entry: ProcId(entry as u32), initial: self.valuation(entry, self.cfgs[entry].entry, &initial), steps })
     }
 
     /// Steps from the root activation to `(p, n, s)`; when `p`'s activation started from a call

@@ -169,7 +169,7 @@ fn iteration_section(out: &mut String, it: &IterationSnapshot, previous: Option<
         out.push_str("</pre>\n");
     }
     if !it.abstract_trace.is_empty() {
-        let _ = write!(out, "<h3>Abstract counterexample</h3><p>{}</p>", escape(it.counterexample_search.describe()));
+        let _ = write!(out, "<h3>Abstract counterexample</h3><p>{}</p>", escape(&it.counterexample_search.describe()));
         out.push_str("<table><tr><th>C line</th><th>statement</th><th>valuation</th></tr>");
         for step in &it.abstract_trace {
             let valuation: Vec<String> = step.valuation.iter().map(|(v, b)| format!("{v}={}", u8::from(*b))).collect();

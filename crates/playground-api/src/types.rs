@@ -288,17 +288,20 @@ pub enum CounterexampleSearch {
     /// Breadth-first: a shortest counterexample.
     BreadthFirst,
     /// The ranked worklist's (callees first, reverse postorder): a breadth-first search
-    /// would have cost more than 4 times that search.
+    /// would have cost more than `model_check::ShortestTrace::factor` times that search.
     Ranked,
 }
 
 impl CounterexampleSearch {
     /// A short phrase for views: which counterexample the model checker reports.
-    pub fn describe(self) -> &'static str {
+    pub fn describe(self) -> String {
         match self {
-            CounterexampleSearch::None => "",
-            CounterexampleSearch::BreadthFirst => "a shortest one (breadth-first search)",
-            CounterexampleSearch::Ranked => "the first one found (a breadth-first search for a shortest one would have cost more than 4 times as much)",
+            CounterexampleSearch::None => String::new(),
+            CounterexampleSearch::BreadthFirst => "a shortest one (breadth-first search)".into(),
+            CounterexampleSearch::Ranked => format!(
+                "the first one found (a breadth-first search for a shortest one would have cost more than {} times as much)",
+                model_check::ShortestTrace::default().factor
+            ),
         }
     }
 }
