@@ -7,7 +7,7 @@ use std::path::PathBuf;
 fn main() {
     let tests = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests");
     let cases = 2000;
-    for target in [Target::AbsFile, Target::Witness, Target::ShareFragment] {
+    for target in [Target::AbsFile, Target::Witness, Target::ShareFragment, Target::LabFile] {
         let seeds = corpus(target, &tests);
         let mut rng = Rng::new(33);
         if target == Target::Witness {
@@ -25,6 +25,7 @@ fn main() {
             let ok = match target {
                 Target::AbsFile => hiding::Analysis::new(&program, "f.c", &input, Default::default()).is_ok_and(|a| a.abs_diagnostics.is_empty()),
                 Target::Witness => witness::yaml::from_yaml(&input).is_ok(),
+                Target::LabFile => playground_api::lab::Lab::from_file(&input).is_ok() || playground_api::lab::Submission::from_file(&input).is_ok(),
                 _ => matches!(playground_api::share::decode::<FuzzSession>(&playground_api::share::encode_bytes(input.as_bytes())), Ok(Some(_))),
             };
             accepted += usize::from(ok);

@@ -4,7 +4,8 @@
 //! hiding pipeline: `hiding::Analysis`, steps to closure, log, why, points-to, `tr` in its three
 //! spellings, the hidden program lowered), witnesses of `predabs validate`
 //! (`witness::yaml::from_yaml`, then validation in the interpreter or instrumentation with the
-//! invariants) and share-link fragments (`playground_api::share`). The contract of every entry
+//! invariants), share-link fragments (`playground_api::share`) and lab files, lab links and
+//! lab submissions (`playground_api::lab`, with the answer parser). The contract of every entry
 //! point is that user input never panics, aborts or hangs: every problem is a diagnostic with a
 //! span inside the text (issue 33, "no crash on any input").
 //!
@@ -51,6 +52,9 @@ pub enum Target {
     Witness,
     /// `playground_api::share::decode` on mutated sessions and damaged fragments.
     ShareFragment,
+    /// `playground_api::lab`: mutated lab files and submissions, as files and as links, and
+    /// every task checked with the mutated text as the answer.
+    LabFile,
 }
 
 impl Target {
@@ -62,6 +66,7 @@ impl Target {
             Target::AbsFile => "abs-file",
             Target::Witness => "witness",
             Target::ShareFragment => "share-fragment",
+            Target::LabFile => "lab-file",
         }
     }
 }
@@ -140,7 +145,34 @@ pub fn corpus(target: Target, tests: &Path) -> Vec<Seed> {
             .collect(),
         Target::Witness => witness_corpus(tests),
         Target::ShareFragment => share_corpus(tests),
+        Target::LabFile => lab_corpus(tests),
     }
+}
+
+/// The gallery's labs (`tests/labs/*.lab.json`), each also as one-line JSON, as a submission
+/// with answers, and with its tasks reversed.
+fn lab_corpus(tests: &Path) -> Vec<Seed> {
+    use playground_api::lab::{Lab, Submission};
+    let mut seeds = Vec::new();
+    for path in files_with(&tests.join("labs"), "json") {
+        let Some(seed) = read(&path) else { continue };
+        let Ok(lab) = Lab::from_file(&seed.text) else {
+            seeds.push(seed);
+            continue;
+        };
+        let name = seed.name.clone();
+        seeds.push(seed);
+        seeds.push(Seed { name: format!("{name} (one line)"), text: serde_json::to_string(&lab).unwrap_or_default(), program: None });
+        let mut submission = Submission::start(&lab);
+        for i in 0..lab.tasks.len() {
+            submission.answer(&lab, i, ["infeasible", "locked == 0", "{curr == NULL} || !{prev == NULL}", "SAFE", "because"][i % 5], None, Some("2026-11-27T10:00:00Z".into()));
+        }
+        seeds.push(Seed { name: format!("{name} (submission)"), text: submission.to_file(), program: None });
+        let mut reversed = lab.clone();
+        reversed.tasks.reverse();
+        seeds.push(Seed { name: format!("{name} (reversed)"), text: reversed.to_file(), program: None });
+    }
+    seeds
 }
 
 /// The witnesses of `tests/witness/` with their programs, and for each program there a
@@ -384,6 +416,7 @@ pub fn run_one(target: Target, input: &str, program: Option<&str>) -> Result<(),
         Target::AbsFile => run_hiding(input, program.unwrap_or("int main(void) { return 0; }")),
         Target::Witness => run_witness(input, program.unwrap_or("int main(void) { return 0; }")),
         Target::ShareFragment => run_share(input),
+        Target::LabFile => run_lab(input),
     }
 }
 
@@ -495,6 +528,60 @@ fn run_share(input: &str) -> Result<(), String> {
 }
 
 const PREFIX_LEN: usize = playground_api::share::PREFIX.len();
+
+/// A lab input: as a lab file, as the payload of a lab link (which must read the same as the
+/// file, up to the error's wording), damaged links, as a submission; a lab that reads back
+/// round-trips through its file and link, checks every task with the input as the answer and
+/// reviews a submission of those answers.
+fn run_lab(input: &str) -> Result<(), String> {
+    use playground_api::lab::{normalise, Lab, LINK_PREFIX, RunSummary, Submission};
+    use playground_api::share::encode_bytes;
+    let as_file = Lab::from_file(input);
+    let link = format!("#{LINK_PREFIX}{}", encode_bytes(input.as_bytes()));
+    let as_link = Lab::from_link(&link);
+    if as_file.is_ok() != as_link.is_ok() {
+        return Err(format!("the file and the link disagree: {:?} / {:?}", as_file.as_ref().err(), as_link.as_ref().err()));
+    }
+    let cut = link.len() * 7 / 10;
+    let _ = Lab::from_link(&link[..cut]);
+    let mut damaged: Vec<char> = link.chars().collect();
+    let at = 1 + LINK_PREFIX.len() + PREFIX_LEN + input.len() % (damaged.len() - 1 - LINK_PREFIX.len() - PREFIX_LEN).max(1);
+    if at < damaged.len() {
+        damaged[at] = if damaged[at] == 'A' { '_' } else { 'A' };
+    }
+    let _ = Lab::from_link(&damaged.into_iter().collect::<String>());
+    if let Err(e) = &as_file {
+        if e.to_string().is_empty() {
+            return Err("an error without a message".into());
+        }
+    }
+    let submission = Submission::from_file(input);
+    if let Ok(s) = &submission {
+        if Submission::from_file(&s.to_file()).as_ref() != Ok(s) {
+            return Err("a submission does not round-trip".into());
+        }
+    }
+    let Ok(lab) = as_file else { return Ok(()) };
+    if Lab::from_file(&lab.to_file()).as_ref() != Ok(&lab) || Lab::from_link(&lab.to_link()).as_ref() != Ok(&lab) {
+        return Err("a lab does not round-trip".into());
+    }
+    let run = RunSummary { source: input.to_string(), iterations: input.len() as u32 % 5, verdict: None };
+    let mut answers = Submission::start(&lab);
+    let answer: String = input.chars().rev().take(400).collect();
+    for (i, task) in lab.tasks.iter().enumerate() {
+        let _ = normalise(&task.question, &answer);
+        let _ = task.hint_after(i as u32);
+        answers.answer(&lab, i, &answer, Some(&run), None);
+    }
+    let review = lab.review(&answers).map_err(|e| format!("a lab refuses its own submission: {e}"))?;
+    if review.rows.len() != lab.tasks.len() {
+        return Err("the review has a row per task".into());
+    }
+    if let Ok(s) = submission {
+        let _ = lab.review(&s);
+    }
+    Ok(())
+}
 
 /// [`run_one`] under `catch_unwind`: a panic becomes an error message.
 pub fn run_guarded(target: Target, input: &str, program: Option<&str>) -> Result<(), String> {

@@ -1,6 +1,6 @@
 //! The fuzz targets, bounded: a few thousand mutated inputs per entry point (C text, predicate
 //! files, boolean programs, abstraction files with their C files, witnesses with their
-//! programs, share-link fragments) must give diagnostics, never a panic, an abort or a hang.
+//! programs, share-link fragments, lab files and links) must give diagnostics, never a panic, an abort or a hang.
 //! Deeply nested boolean programs get a diagnostic on a 1 MiB stack.
 //!
 //! Long mode (docs/fuzzing.md): `PREDABS_FUZZ_CASES=100000 cargo test --release -p fuzz-targets`
@@ -69,6 +69,11 @@ fn witnesses_never_panic() {
 #[test]
 fn share_fragments_never_panic() {
     fuzz_target(Target::ShareFragment, 3000);
+}
+
+#[test]
+fn lab_files_and_links_never_panic() {
+    fuzz_target(Target::LabFile, 3000);
 }
 
 #[test]

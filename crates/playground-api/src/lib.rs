@@ -5,6 +5,7 @@ pub use engine::replay_inputs;
 pub mod examples;
 pub mod explain;
 pub mod hide;
+pub mod lab;
 pub mod refinement;
 pub mod report;
 pub mod pushdown;

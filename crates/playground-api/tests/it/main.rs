@@ -3,6 +3,7 @@
 
 mod report;
 mod hide_shape;
+mod lab;
 
 mod paper_gallery;
 mod table2_gallery;
