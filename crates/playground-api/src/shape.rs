@@ -108,6 +108,10 @@ pub struct ShapePair {
     pub parent_pair: Option<u32>,
     pub parent_edge: Option<u32>,
     pub hint: Option<usize>,
+    /// A pair reduced under its hint's condition (`if C then r else T (rules)`, the paper's
+    /// "in terms of dshared[n](t,x)"); `None` for a pattern's own family and unhinted pairs.
+    #[serde(default)]
+    pub approximation: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -304,6 +308,7 @@ fn run_of(r: &shape::report::RunView) -> ShapeRun {
             parent_pair: p.parent_pair,
             parent_edge: p.parent_edge,
             hint: p.hint,
+            approximation: p.approximation.clone(),
         })
         .collect();
     let mut seen: Vec<&str> = pairs.iter().filter(|p| p.round == 0).map(|p| p.predicate.as_str()).collect();

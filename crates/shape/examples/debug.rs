@@ -21,7 +21,7 @@ fn main() {
             for a in &run.actions { println!("  {} -> {} [{}] {}   // {}", a.from, a.to, a.guard, a.assignments.join(", "), a.c_text); }
             for f in &run.families { println!("  family at {}: {:?} hint {:?} refuted {}", f.location, &f.members[..f.members.len().min(3)], f.suggested_hint, f.refuted); }
             for h in &run.hints { println!("  hint {} [{}]", h.text, h.origin); }
-            if std::env::var("SHOW_PAIRS").is_ok() { for p in &run.pairs { println!("  pair {} {} @{} r{} {:?}", p.id, p.predicate, p.location, p.round, p.status); } }
+            if std::env::var("SHOW_PAIRS").is_ok() { for p in &run.pairs { println!("  pair {} {} @{} r{} {:?} parent {:?} edge {:?} {}", p.id, p.predicate, p.location, p.round, p.status, p.parent_pair, p.parent_edge, p.approximation.clone().unwrap_or_default()); } }
             if std::env::var("SHOW_BP").is_ok() { println!("{}", r.boolean_program); }
             if let Ok(path) = std::env::var("PML") { let _ = std::fs::write(path, r.promela.clone().unwrap_or_default()); }
             println!("{:?} {}", r.verdict, r.reason);

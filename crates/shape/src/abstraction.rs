@@ -4,12 +4,16 @@
 //! matched by a hint gets `b_p ≡ if c then false else ⊤` at its location and adds the pairs of
 //! `c`; otherwise, for every action `s_{m,n}` entering its location, the simplified WP over the
 //! action's update gives the abstract assignment `b_p := f̄` on that edge and adds the pairs of
-//! `f` at `m`. At the bound, pairs still unmarked are over-approximated by `*`.
+//! `f` at `m`. A pair the hint's pattern does not match, but which its condition `c` reduces at
+//! the hint's location ([`crate::assume`], §5's "in terms of dshared[n](t,x) as well"), gets
+//! `b_p ≡ if c then r else ⊤` with the reduced formula `r`. At the bound, pairs still unmarked
+//! are over-approximated by `*`.
 
 use crate::flowchart::{EdgeId, Flowchart, LocId};
 use crate::parse::Hint;
 use crate::terms::{Formula, Names, Pred, Term};
 use crate::wp::{self, WpResult};
+use crate::{assume, simplify};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 pub struct PredId(pub u32);
@@ -41,6 +45,12 @@ pub struct Pair {
     pub parent: Option<(PairId, Option<EdgeId>)>,
     /// Index of the hint applied to it.
     pub hint: Option<usize>,
+    /// For a hinted pair, its value where the hint's condition `C` holds: `b_p ≡ if C then
+    /// residual else ⊤` (`false` for the pattern's own family; else the predicate reduced
+    /// under `C`, [`crate::assume`]).
+    pub residual: Formula,
+    /// The rules of [`crate::assume`] that gave the residual (empty for a pattern match).
+    pub residual_rules: Vec<&'static str>,
 }
 
 /// The WP of one pair over one edge: one [`WpResult`] per update and atom, last update first.
@@ -156,17 +166,31 @@ impl State<'_> {
             return None;
         }
         let pid = PairId(self.out.pairs.len() as u32);
-        self.out.pairs.push(Pair { id: pid, pred: id, loc: n, round, status: Status::Unmarked, parent, hint: None });
+        self.out.pairs.push(Pair { id: pid, pred: id, loc: n, round, status: Status::Unmarked, parent, hint: None, residual: Formula::Const(false), residual_rules: Vec::new() });
         Some(pid)
     }
 
     fn process(&mut self, pid: PairId, round: u32, added: &mut Vec<PairId>) {
         let pair = self.out.pairs[pid.0 as usize].clone();
         let p = self.out.pred(pair.pred).clone();
-        if let Some(h) = self.out.hints.iter().position(|h| hint_matches(h, &p, pair.loc)) {
-            self.out.pairs[pid.0 as usize].status = Status::Hinted;
-            self.out.pairs[pid.0 as usize].hint = Some(h);
-            for q in self.out.hints[h].cond.preds() {
+        let matched = self.out.hints.iter().position(|h| hint_matches(h, &p, pair.loc)).map(|h| (h, Formula::Const(false), Vec::new()));
+        // otherwise a hint's condition at this location may reduce the predicate (§5's "in
+        // terms of dshared[n](t,x) as well")
+        let reduced = || {
+            self.out.hints.iter().enumerate().filter(|(_, h)| h.loc.is_none_or(|l| l == pair.loc)).find_map(|(i, h)| {
+                let (r, rules) = assume::reduce(&p, &assume::facts(&h.cond))?;
+                let ctx = simplify::Context { names: self.names, nonnull: Vec::new() };
+                Some((i, simplify::simplify(&r, &ctx).0, rules))
+            })
+        };
+        if let Some((h, residual, rules)) = matched.or_else(reduced) {
+            let new: Vec<Pred> = self.out.hints[h].cond.preds().into_iter().chain(residual.preds()).collect();
+            let slot = &mut self.out.pairs[pid.0 as usize];
+            slot.status = Status::Hinted;
+            slot.hint = Some(h);
+            slot.residual = residual;
+            slot.residual_rules = rules;
+            for q in new {
                 added.extend(self.add_pair(&q, pair.loc, round, Some((pid, None))));
             }
             return;

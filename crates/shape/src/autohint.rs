@@ -155,7 +155,9 @@ fn template(p: &Pred) -> Option<(Formula, String)> {
                     "a pointer equal to a node down the list of v is NULL, or v reaches it in one or more steps".into(),
                 )),
                 Arg::Chain { base: w, depth: i, .. } if w == v && i != j => cyclic(v, *f, "two different nodes down the same list are equal only on a cycle"),
-                Arg::Chain { base: w, .. } => Some((Formula::and(vec![nonnull(v), nonnull(w)]), "field chains have values only when their bases are not NULL".into())),
+                // chains of two bases: `x->n == y->n` also holds when both read through NULL
+                // (the same invalid value), so no chain-free condition is implied
+                Arg::Chain { .. } => None,
             }
         }
         (PredKind::Reach | PredKind::Reachp, s, Some(b)) => match (s, b) {

@@ -6,7 +6,7 @@
 //! location are assumed there ([`consistency`]); the paper's `∀k: P@l1 ⇒ Q@l2` uses a ghost boolean
 //! `g` (`g := g | P̄` at l1, `assert(!g | Q̄)` at l2); a precondition is `assume(F̄)`.
 
-use crate::abstraction::{Abstraction, Status};
+use crate::abstraction::{Abstraction, Pair, PredId, Status};
 use crate::consistency;
 use crate::flowchart::{Flowchart, LocId};
 use crate::parse::Property;
@@ -70,15 +70,41 @@ fn location_checks(abs: &Abstraction, l: LocId, pres: &[Property], props: &[Prop
     out
 }
 
+/// The hinted and over-approximated pairs at `l`, each after the approximated pairs at `l`
+/// whose booleans its hint reads (a residual may be approximated itself).
+pub fn approximated_pairs(abs: &Abstraction, l: LocId) -> Vec<&Pair> {
+    let mut todo: Vec<&Pair> = abs.pairs.iter().filter(|p| p.loc == l && matches!(p.status, Status::Hinted | Status::OverApproximated)).collect();
+    let reads = |p: &Pair| -> Vec<PredId> {
+        let Some(h) = p.hint.filter(|_| p.status == Status::Hinted) else { return Vec::new() };
+        abs.hints[h].cond.preds().iter().chain(p.residual.preds().iter()).filter_map(|q| abs.pred_id(q)).collect()
+    };
+    let mut out: Vec<&Pair> = Vec::new();
+    while !todo.is_empty() {
+        let ready = todo.iter().position(|p| reads(p).iter().all(|q| !todo.iter().any(|t| t.pred == *q && t.id != p.id))).unwrap_or(0);
+        out.push(todo.remove(ready));
+    }
+    out
+}
+
+/// `b_p ≡ if C then r else ⊤` of a hinted pair: `choose(C̄ ∧ r̄, C̄ ∧ !r̄)`, which is
+/// `choose(false, C̄)` for the paper's `r = false`.
+pub fn hint_expr(abs: &Abstraction, pair: &Pair) -> Option<Expr> {
+    let h = pair.hint?;
+    let c = bar(abs, &abs.hints[h].cond);
+    Some(match &pair.residual {
+        Formula::Const(false) => Expr::choose(Expr::ff(), c),
+        Formula::Const(true) => Expr::choose(c, Expr::ff()),
+        r => Expr::choose(Expr::and(c.clone(), bar(abs, r)), Expr::and(c, Expr::not(bar(abs, r)))),
+    })
+}
+
 /// Hint and `*` assignments for the pairs at `l` (after the edge's own update).
 fn approximations(abs: &Abstraction, l: LocId) -> Vec<Stmt> {
     let mut out = Vec::new();
-    for pair in abs.pairs.iter().filter(|p| p.loc == l) {
+    for pair in approximated_pairs(abs, l) {
         let name = bool_name(pair.pred.0);
-        match (pair.status, pair.hint) {
-            (Status::Hinted, Some(h)) => {
-                out.push(Stmt::assign_one(name, Expr::choose(Expr::ff(), bar(abs, &abs.hints[h].cond))));
-            }
+        match (pair.status, hint_expr(abs, pair)) {
+            (Status::Hinted, Some(e)) => out.push(Stmt::assign_one(name, e)),
             (Status::OverApproximated, _) => out.push(Stmt::assign_one(name, Expr::Nondet)),
             _ => {}
         }

@@ -13,6 +13,7 @@
 //! listed in `crates/shape/README.md`.
 
 pub mod abstraction;
+pub mod assume;
 pub mod autohint;
 pub mod concrete;
 pub mod consistency;

@@ -14,7 +14,7 @@
 //! A blocked `assume` or guard ends the run (`goto end_END`), never an invalid end state.
 
 use crate::abstraction::{Abstraction, Status};
-use crate::emit::{bar, bool_name};
+use crate::emit::{self, bar, bool_name};
 use crate::flowchart::{Edge, Flowchart, LocId};
 use crate::parse::Property;
 use crate::terms::{Formula, Names};
@@ -88,10 +88,10 @@ fn live(abs: &Abstraction, l: LocId) -> Vec<u32> {
 
 /// Hint and `*` assignments for the pairs at `l`.
 fn approximations(abs: &Abstraction, l: LocId, out: &mut Vec<String>) {
-    for pair in abs.pairs.iter().filter(|p| p.loc == l) {
+    for pair in emit::approximated_pairs(abs, l) {
         let name = bool_name(pair.pred.0);
-        match (pair.status, pair.hint) {
-            (Status::Hinted, Some(h)) => assign(&name, &Expr::choose(Expr::ff(), bar(abs, &abs.hints[h].cond)), out),
+        match (pair.status, emit::hint_expr(abs, pair)) {
+            (Status::Hinted, Some(e)) => assign(&name, &e, out),
             (Status::OverApproximated, _) => out.push(format!("if :: {name} = true :: {name} = false fi")),
             _ => {}
         }

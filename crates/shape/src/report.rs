@@ -49,6 +49,9 @@ pub struct PairView {
     pub parent_pair: Option<u32>,
     pub parent_edge: Option<u32>,
     pub hint: Option<usize>,
+    /// For a pair reduced under its hint's condition ([`crate::assume`]): `if C then r else ⊤`
+    /// and the rules that gave `r`.
+    pub approximation: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -224,6 +227,9 @@ pub fn run_view(session: &Session, source: &str, abs: &Abstraction, bound: u32, 
             parent_pair: p.parent.map(|x| x.0 .0),
             parent_edge: p.parent.and_then(|x| x.1).map(|e| e.0),
             hint: p.hint,
+            approximation: p.hint.filter(|_| !p.residual_rules.is_empty()).map(|h| {
+                format!("if {} then {} else T  ({})", names.formula(&abs.hints[h].cond), names.formula(&p.residual), p.residual_rules.join("; "))
+            }),
         })
         .collect();
     let rounds = abs.rounds.iter().map(|r| RoundView { index: r.index, processed: r.processed.iter().map(|p| p.0).collect(), added: r.added.iter().map(|p| p.0).collect() }).collect();
@@ -252,12 +258,13 @@ pub fn run_view(session: &Session, source: &str, abs: &Abstraction, bound: u32, 
                 .filter(|a| a.edge == e.id)
                 .map(|a| format!("{} := {}", emit::bool_name(a.pred.0), boolprog::print_expr_c_like(&emit::bar(abs, &a.formula))))
                 .collect();
-            for p in abs.pairs.iter().filter(|p| p.loc == e.to) {
+            for p in emit::approximated_pairs(abs, e.to) {
                 match (p.status, p.hint) {
                     (Status::Hinted, Some(h)) => assignments.push(format!(
-                        "{} := if {} then false else *",
+                        "{} := if {} then {} else *",
                         emit::bool_name(p.pred.0),
-                        boolprog::print_expr_c_like(&emit::bar(abs, &abs.hints[h].cond))
+                        boolprog::print_expr_c_like(&emit::bar(abs, &abs.hints[h].cond)),
+                        boolprog::print_expr_c_like(&emit::bar(abs, &p.residual))
                     )),
                     (Status::OverApproximated, _) => assignments.push(format!("{} := *", emit::bool_name(p.pred.0))),
                     _ => {}

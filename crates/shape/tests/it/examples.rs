@@ -223,3 +223,25 @@ fn reversal_with_the_papers_two_hints_completed_by_auto_hints_is_safe() {
     let run = report.final_run().expect("a run");
     assert!(run.hints.iter().filter(|h| !h.origin.starts_with("auto-hint")).count() == 2, "the paper's two hints are kept");
 }
+
+/// The paper's two hints alone (its §5: dshared(t,x) at n5, cyclic(x) at n4): every other
+/// growing predicate at those locations is reduced under the hint's condition
+/// (`shape::assume`), as the paper did by hand. SAFE from bound 18 on; the loop guard's
+/// `x == NULL`, carried backwards as `x->n…->n == NULL` and the alias equalities `y == x->n…`
+/// it spawns at the stores to `y->n`, keeps growing, so the run never converges.
+#[test]
+fn reversal_with_the_papers_two_hints_alone_is_safe() {
+    let mut req = request("reverse.c", "reverse", "!cyclic[n](y)@n8", &["!cyclic[n](x)@n1"], 40);
+    req.hints = source("reverse.hints");
+    let report = analyze(&req);
+    assert_eq!(report.verdict, Verdict::Safe, "{}", report.reason);
+    let run = report.final_run().expect("a run");
+    assert_eq!(run.hints.len(), 2, "no hint besides the paper's two");
+    assert!(run.pairs.iter().any(|p| p.approximation.as_deref().is_some_and(|a| a.starts_with("if !cyclic[n](x) then reach[;n](t,x)"))), "a predicate at n4 is reduced under cyclic(x), not only cut");
+    assert!(run.pairs.iter().any(|p| p.location == "n5" && p.approximation.as_deref().is_some_and(|a| a.starts_with("if !dshared[n](x,t) then false"))), "a predicate at n5 is cut by dshared(t,x)");
+    expect_file!["../../../../tests/shape/reverse_paper_hints.expected"].assert_eq(&render_summary(&report));
+    req.bound = 18;
+    assert_eq!(analyze(&req).verdict, Verdict::Safe, "bound 18 suffices");
+    req.bound = 17;
+    assert_eq!(analyze(&req).verdict, Verdict::Unknown, "bound 17 does not");
+}

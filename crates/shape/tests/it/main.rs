@@ -6,6 +6,7 @@ mod wp_props;
 mod spin;
 mod abstract_concrete;
 mod fuzz;
+mod assume;
 
 /// The text of a test input: `<name>.c` is the gallery's `tests/programs/shape_<name>.c`,
 /// anything else (hints) is `tests/shape/<name>`.
