@@ -98,8 +98,8 @@ pub fn run_abstract(command: &AbstractCommand) -> CommandOutput {
             print_invariants(&abstraction, &outcome, &mut stdout);
         }
         for query in &command.queries {
-            match answer_query(&program, &abstraction, &outcome, query, &command.config) {
-                Ok(text) => stdout.push_str(&text),
+            match query_invariant(&program, &abstraction, &outcome, query, &command.config) {
+                Ok(answer) => stdout.push_str(&answer.to_text()),
                 Err(d) => {
                     stderr.push_str(&diagnostics::render_all(&[d], "query", query));
                     success = false;
@@ -140,14 +140,81 @@ fn verdict_text(verdict: &model_check::Verdict) -> String {
     }
 }
 
-/// `LABEL: EXPR` → the text `QUERY LABEL: EXPR: HOLDS|DOES NOT HOLD` plus the solver query.
-fn answer_query(
+/// The answer to one `LABEL: EXPR` question about the invariant at a C label (C2BP §2.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum QueryVerdict {
+    /// The concretised invariant implies the expression.
+    Holds,
+    /// It does not (the invariant, over the predicates, allows a state where the expression is false).
+    DoesNotHold,
+    /// No invariant at the label (the boolean program is unsafe, or model checking gave up),
+    /// or the decision procedure could not decide; the reason.
+    Unknown(String),
+}
+
+/// One answered query: the label, the expression, the verdict, and what was asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantQuery {
+    pub label: String,
+    /// The C expression as the user wrote it.
+    pub expression: String,
+    pub verdict: QueryVerdict,
+    /// BEBOP's invariant at the label over the boolean variables (`None` when there is none).
+    pub invariant: Option<String>,
+    /// The solver query `γ(invariant) => EXPR` in C syntax (`None` when not asked).
+    pub solver_query: Option<String>,
+    /// The integer semantics of the query (`wrap` or `ideal`).
+    pub integers: &'static str,
+}
+
+impl InvariantQuery {
+    /// `QUERY LABEL: EXPR: HOLDS|DOES NOT HOLD|UNKNOWN (why)`, then the invariant and the
+    /// solver query, as `predabs abstract --query` prints them.
+    pub fn to_text(&self) -> String {
+        let verdict = match &self.verdict {
+            QueryVerdict::Holds => "HOLDS".to_string(),
+            QueryVerdict::DoesNotHold => "DOES NOT HOLD".to_string(),
+            QueryVerdict::Unknown(why) => format!("UNKNOWN ({why})"),
+        };
+        let mut out = String::new();
+        let _ = writeln!(out, "QUERY {}: {}: {verdict}", self.label, self.expression);
+        if let Some(invariant) = &self.invariant {
+            let _ = writeln!(out, "  invariant at {}: {invariant}", self.label);
+        }
+        if let Some(query) = &self.solver_query {
+            let _ = writeln!(out, "  solver query ({} integers): valid? {query}", self.integers);
+        }
+        out
+    }
+}
+
+/// Lowers and abstracts `command`'s program, model checks the boolean program, and answers
+/// each of its queries (C2BP §2.2); `Err` with the rendered diagnostics when the program or
+/// the predicates do not parse. A query that does not parse is answered by its diagnostic.
+pub fn run_queries(command: &AbstractCommand) -> Result<Vec<Result<InvariantQuery, Diagnostic>>, String> {
+    let (program, diagnostics) = c_front::lower(&command.source, &command.file_name, &command.lower);
+    let mut rendered = diagnostics::render_all(&diagnostics, &command.file_name, &command.source);
+    let Some(program) = program.filter(|_| !diagnostics::has_errors(&diagnostics)) else {
+        return Err(rendered);
+    };
+    let (predicates, diagnostics) = c_front::parse_predicates(&program, &command.predicates);
+    if diagnostics::has_errors(&diagnostics) {
+        rendered.push_str(&diagnostics::render_all(&diagnostics, "predicates", &command.predicates));
+        return Err(rendered);
+    }
+    let (abstraction, _) = abstract_program(&program, &predicates, &command.config);
+    let outcome = model_check::check(&abstraction.program, &model_check::Config::default());
+    Ok(command.queries.iter().map(|q| query_invariant(&program, &abstraction, &outcome, q, &command.config)).collect())
+}
+
+/// `LABEL: EXPR` → does the invariant BEBOP computed at the C label imply the expression?
+pub fn query_invariant(
     program: &Program,
     abstraction: &Abstraction,
     outcome: &model_check::Outcome,
     query: &str,
     config: &AbstractionConfig,
-) -> Result<String, Diagnostic> {
+) -> Result<InvariantQuery, Diagnostic> {
     let span = diagnostics::Span::new(0, query.len() as u32);
     let Some((label, text)) = query.split_once(':').map(|(l, e)| (l.trim(), e.trim())) else {
         return Err(Diagnostic::error(span, "a query is `LABEL: EXPR`")
@@ -178,34 +245,30 @@ fn answer_query(
         proc: proc.0,
         index,
     };
-    let invariant = outcome.invariants.iter().find(|i| i.origin == Some(origin));
-    let mut out = String::new();
-    let Some(invariant) = invariant else {
-        let _ = writeln!(
-            out,
-            "QUERY {label}: {text}: UNKNOWN ({})",
-            verdict_text(&outcome.verdict)
-        );
-        return Ok(out);
+    let integers = config.solver.integers.name();
+    let mut answer = InvariantQuery {
+        label: label.to_string(),
+        expression: text.to_string(),
+        verdict: QueryVerdict::Unknown(verdict_text(&outcome.verdict)),
+        invariant: None,
+        solver_query: None,
+        integers,
+    };
+    let Some(invariant) = outcome.invariants.iter().find(|i| i.origin == Some(origin)) else {
+        return Ok(answer);
     };
     let concrete = concretise(abstraction, proc, &invariant.cubes);
     let mut solver = solver::Solver::new(program, &config.solver);
-    let answer = solver.implies(&[concrete.clone()], &expr);
+    let decided = solver.implies(&[concrete.clone()], &expr);
     let shown = Expr::binary(c_ir::BinaryOp::Implies, concrete, expr);
-    let verdict = match &answer {
-        solver::Answer::Yes => "HOLDS".to_string(),
-        solver::Answer::No => "DOES NOT HOLD".to_string(),
-        solver::Answer::Unknown(why) => format!("UNKNOWN ({why})"),
+    answer.verdict = match decided {
+        solver::Answer::Yes => QueryVerdict::Holds,
+        solver::Answer::No => QueryVerdict::DoesNotHold,
+        solver::Answer::Unknown(why) => QueryVerdict::Unknown(why),
     };
-    let _ = writeln!(out, "QUERY {label}: {text}: {verdict}");
-    let _ = writeln!(out, "  invariant at {label}: {}", invariant.text);
-    let _ = writeln!(
-        out,
-        "  solver query ({} integers): valid? {}",
-        config.solver.integers.name(),
-        display_expr(program, &shown)
-    );
-    Ok(out)
+    answer.invariant = Some(invariant.text.clone());
+    answer.solver_query = Some(display_expr(program, &shown));
+    Ok(answer)
 }
 
 fn shift(mut d: Diagnostic, by: u32) -> Diagnostic {

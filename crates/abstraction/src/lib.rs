@@ -68,7 +68,7 @@ pub use strengthen::{
 pub use morris::{AliasCase, AliasCaseKind, WpRecord};
 // `predabs abstract` and `predabs mc --engine pds` (and the front-end and solver types their
 // inputs need).
-pub use command::{model_check_pds, run_abstract, AbstractCommand, CommandOutput, DataModel, IntegerSemantics, LowerOptions, Syntax};
+pub use command::{model_check_pds, query_invariant, run_abstract, run_queries, AbstractCommand, InvariantQuery, QueryVerdict, CommandOutput, DataModel, IntegerSemantics, LowerOptions, Syntax};
 
 use c_ir::{Expr, ProcId, StmtRef};
 

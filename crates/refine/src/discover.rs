@@ -16,10 +16,12 @@ pub struct DiscoveredPredicate {
 /// Scopes the candidate conditions `(step, condition)` of `path`: splits them into atoms, maps
 /// call-instance copies back to program variables, rewrites caller values passed as arguments
 /// into the callee's symbolic constants `'f`, and drops what no single scope can express
-/// (fresh inputs, variables of two procedures, constants).
-pub(crate) fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<DiscoveredPredicate> {
+/// (fresh inputs, variables of two procedures, constants). `context` are further conditions
+/// that hold at their steps (the live heads of the explaining threads): they take part in the
+/// elimination of input values (see [`project_inputs`]) but are not candidates themselves.
+pub(crate) fn scope_predicates(program: &Program, path: &ExpandedPath, candidates: &[(usize, Expr)], context: &[(usize, Expr)]) -> Vec<DiscoveredPredicate> {
     let mut out: Vec<DiscoveredPredicate> = Vec::new();
-    let projected = project_inputs(path, candidates);
+    let projected = project_inputs(path, candidates, context);
     for (step, condition) in candidates.iter().chain(&projected) {
         let mut parts = Vec::new();
         atoms(&simplify(condition), &mut parts);
@@ -48,17 +50,26 @@ pub(crate) fn scope_predicates(program: &Program, path: &ExpandedPath, candidate
 }
 
 /// What the conditions at each step say about program variables once the fresh input values
-/// they mention are eliminated (see [`crate::eliminate`]).
-fn project_inputs(path: &ExpandedPath, candidates: &[(usize, Expr)]) -> Vec<(usize, Expr)> {
+/// they mention are eliminated (see [`crate::eliminate`]). A thread records its condition only
+/// at the steps that change it, so the conditions of one step are the candidates recorded there
+/// and the `context` conditions live there: `k.value + input#1 > 10` (recorded where `k.limit =
+/// 10` changed it) meets `input#1 <= 5` (recorded only later, at `d = input#1`) and gives
+/// `10 - k.value < 5`, which the abstraction of `k.value = 0` decides.
+fn project_inputs(path: &ExpandedPath, candidates: &[(usize, Expr)], context: &[(usize, Expr)]) -> Vec<(usize, Expr)> {
     let is_fresh = |v| path.is_fresh(v);
     let mut steps: Vec<usize> = candidates.iter().map(|(s, _)| *s).collect();
     steps.sort_unstable();
     steps.dedup();
     let mut out = Vec::new();
     for step in steps {
-        let at: Vec<Expr> = candidates.iter().filter(|(s, _)| *s == step).map(|(_, e)| e.clone()).collect();
+        let mut at: Vec<Expr> = candidates.iter().filter(|(s, _)| *s == step).map(|(_, e)| e.clone()).collect();
         if !at.iter().any(|e| e.vars().into_iter().any(is_fresh)) {
             continue;
+        }
+        for (_, e) in context.iter().filter(|(s, _)| *s == step) {
+            if !at.contains(e) {
+                at.push(e.clone());
+            }
         }
         out.extend(crate::eliminate::eliminate_fresh(&at, &is_fresh).into_iter().map(|e| (step, e)));
     }

@@ -154,7 +154,7 @@ pub fn analyze_path(
         let memory = matches!(&sp.verdict, SpVerdict::Unsupported(_));
         let mut no_news = false;
         if let SpVerdict::Infeasible { predicates, .. } = &sp.verdict {
-            let scoped = scope_predicates(program, &path, predicates);
+            let scoped = scope_predicates(program, &path, predicates, &[]);
             no_news = scoped.iter().all(|d| match d.scope {
                 None => known.global.contains(&d.predicate),
                 Some(p) => known.of_proc(p).contains(&d.predicate),
@@ -171,7 +171,7 @@ pub fn analyze_path(
                     initial_values: named_values(&path, &sp.initial_vars, initial_values),
                 },
                 SpVerdict::Infeasible { step, predicates } => {
-                    PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &predicates) }
+                    PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &predicates, &[]) }
                 }
                 SpVerdict::Unknown(r) | SpVerdict::Unsupported(r) => PathVerdict::Unknown(r),
             };
@@ -199,6 +199,7 @@ pub fn analyze_path(
         }
         WpVerdict::Infeasible { step, chosen } => {
             let mut candidates = Vec::new();
+            let mut context = Vec::new();
             for &t in &chosen {
                 for (i, e) in &wp.threads[t].elements {
                     if *i >= step {
@@ -207,8 +208,19 @@ pub fn analyze_path(
                 }
                 candidates.extend(discover::conditions_at_call_boundaries(&path, &wp.threads[t], step));
             }
+            // the chosen threads' conditions live at each candidate's step
+            let mut steps: Vec<usize> = candidates.iter().map(|(s, _)| *s).collect();
+            steps.sort_unstable();
+            steps.dedup();
+            for s in steps {
+                for &t in &chosen {
+                    if let Some(e) = wp.threads[t].at(s).filter(|e| !e.is_true()) {
+                        context.push((s, e.clone()));
+                    }
+                }
+            }
             chosen_threads = chosen;
-            PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &candidates) }
+            PathVerdict::Infeasible { step, predicates: scope_predicates(program, &path, &candidates, &context) }
         }
         WpVerdict::Unknown(r) => PathVerdict::Unknown(r),
     };
