@@ -278,6 +278,9 @@ pub struct AppState {
     /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
     /// fresh one each time it grows.
     pub worker_deaths: u32,
+    /// The open lab view (teacher, or a student's lab) and whether its panel shows.
+    pub lab: Option<crate::components::lab::LabView>,
+    pub lab_panel: bool,
 }
 
 impl AppState {
@@ -298,6 +301,8 @@ impl AppState {
             explain: Explain::default(),
             focus: Focus::default(),
             worker_deaths: 0,
+            lab: None,
+            lab_panel: false,
         }
     }
 
@@ -410,6 +415,12 @@ pub enum Action {
     SelectTraceStep(usize),
     /// Pin lines directly (an invariant, a feasibility row).
     Focus(Focus),
+    /// Open a lab view (`None`: leave the lab).
+    SetLab(Option<crate::components::lab::LabView>),
+    /// Open a lab as a student: its program and settings replace the session.
+    OpenLab(Rc<playground_api::lab::Lab>),
+    /// Show or hide the lab panel (with no lab open: the teacher view).
+    ToggleLabPanel,
 }
 
 impl Reducible for AppState {
@@ -611,6 +622,29 @@ impl Reducible for AppState {
                 }
             }
             Action::Focus(focus) => s.focus = focus,
+            Action::SetLab(view) => {
+                s.lab_panel = view.is_some();
+                s.lab = view;
+            }
+            Action::OpenLab(lab) => {
+                s.session = crate::components::lab::session_of(&lab);
+                s.pending_selection = None;
+                s.run = RunResults::default();
+                s.selected = None;
+                s.focus = Focus::default();
+                s.hover = Hover::None;
+                s.popup = None;
+                s.lab = Some(crate::components::lab::LabView::Student(lab));
+                s.lab_panel = true;
+            }
+            Action::ToggleLabPanel => {
+                if s.lab.is_none() {
+                    s.lab = Some(crate::components::lab::LabView::Teacher);
+                    s.lab_panel = true;
+                } else {
+                    s.lab_panel = !s.lab_panel;
+                }
+            }
         }
         Rc::new(s)
     }

@@ -74,6 +74,8 @@ fn initial_state() -> (AppState, bool) {
         let session = Session { options, ..session };
         let notice = notice.or_else(|| (!notes.is_empty()).then(|| (format!("Some settings were reset: {}.", notes.join("; ")), true)));
         (AppState::new(session, notice_of(notice, None, "")), false)
+    } else if playground_api::lab::Lab::is_link(&hash) {
+        (super::lab::open_lab_link(&hash), false)
     } else {
         let (session, notice, run) = open_link(&hash, shared, storage::load());
         (AppState::new(session, notice), run)
@@ -281,7 +283,12 @@ pub fn app() -> Html {
             if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
                 spawn_engine(&bridge, dispatch.clone());
             }
-            let s = &state.session;
+            // a student's lab puts its locked settings back first
+            let locked = super::lab::locked_session(&state);
+            if let Some(session) = locked.as_ref().filter(|l| **l != state.session) {
+                dispatch.emit(Action::LoadSession(session.clone()));
+            }
+            let s = locked.as_ref().unwrap_or(&state.session);
             let request = match s.mode {
                 RunKind::Hide => ToWorker::Hide(s.hide.request(&s.source)),
                 RunKind::Shape => ToWorker::Shape(s.shape.request(&s.source)),
@@ -367,7 +374,11 @@ pub fn app() -> Html {
                 if !bridge.borrow().as_ref().is_some_and(EngineBridge::is_alive) {
                     spawn_engine(&bridge, dispatch.clone());
                 }
-                let s = &state.session;
+                let locked = super::lab::locked_session(&state);
+                if let Some(session) = locked.as_ref().filter(|l| **l != state.session) {
+                    dispatch.emit(Action::LoadSession(session.clone()));
+                }
+                let s = locked.as_ref().unwrap_or(&state.session);
                 dispatch.emit(Action::StepStarted);
                 send(&ToWorker::Step(RunRequest { kind: s.mode, source: s.source.clone(), predicates: s.predicates.clone(), options: s.options.clone() }));
             }
@@ -441,6 +452,13 @@ pub fn app() -> Html {
                     return;
                 }
                 let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+                if playground_api::lab::Lab::is_link(&hash) {
+                    state.dispatch(Action::OpenLab(std::rc::Rc::new(match playground_api::lab::Lab::from_link(&hash) {
+                        Ok(lab) => lab,
+                        Err(e) => return state.dispatch(Action::Notice(format!("This lab link cannot be opened: {e}"), true)),
+                    })));
+                    return;
+                }
                 let shared = share::decode(&hash);
                 if matches!(&shared, Ok(Some(s)) if *s == state.session) || matches!(shared, Ok(None)) {
                     return;
@@ -612,6 +630,9 @@ pub fn app() -> Html {
                     <Footer />
                 }
                 <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">{ announcement(&state) }</div>
+                if state.lab_panel && !state.embed {
+                    <super::lab::LabPanel />
+                }
                 if state.popup == Some(Popup::Settings) {
                     <super::settings::SettingsPanel />
                 }

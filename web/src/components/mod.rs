@@ -9,6 +9,7 @@ pub mod explain;
 pub mod footer;
 pub mod hide;
 pub mod invariants;
+pub mod lab;
 pub mod labnotes;
 pub mod lattice;
 pub mod pds;
