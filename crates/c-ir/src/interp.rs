@@ -164,6 +164,19 @@ pub struct State<'p> {
     skipped_iterations: u64,
 }
 
+/// What a pointer value points to ([`State::pointer_target`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PointerTarget {
+    Null,
+    /// `&var` plus `offset` bytes.
+    Variable { var: VarId, offset: u64 },
+    /// The `cell`-th `malloc` of the run (1-based) plus `offset` bytes; `freed` once released.
+    Heap { cell: u32, offset: u64, freed: bool },
+    StringLiteral { offset: u64 },
+    /// A block the run no longer has (a returned frame's local) or no block at all.
+    Invalid,
+}
+
 /// A value moved by assignments and returns: a scalar or the bytes of a struct.
 #[derive(Clone, Debug)]
 enum Value {
@@ -252,6 +265,31 @@ impl<'p> State<'p> {
             Some(&b) => Ok(b),
             None => Err(format!("variable `{}` is not in scope", self.program.vars.get(v.0 as usize).map(|x| x.name.as_str()).unwrap_or("?"))),
         }
+    }
+
+    /// What the pointer value `address` points to, for showing a run: `NULL`, a variable of a
+    /// live frame (the current one first) or a global, the `cell`-th heap allocation (1-based,
+    /// in allocation order), a string literal, or nothing the run knows.
+    pub fn pointer_target(&self, address: i128) -> PointerTarget {
+        if address == 0 {
+            return PointerTarget::Null;
+        }
+        let block = (address >> BLOCK_SHIFT) - 1;
+        let offset = (address & ((1i128 << BLOCK_SHIFT) - 1)) as u64;
+        let Some(b) = usize::try_from(block).ok().and_then(|k| self.blocks.get(k)) else { return PointerTarget::Invalid };
+        let block = block as u32;
+        if b.heap {
+            let cell = self.blocks[..block as usize].iter().filter(|x| x.heap).count() as u32 + 1;
+            return PointerTarget::Heap { cell, offset, freed: !b.alive };
+        }
+        let owner = self.frames.iter().rev().flat_map(|f| f.vars.iter()).chain(self.globals.iter()).find(|(_, &k)| k == block);
+        if let Some((&var, _)) = owner {
+            return PointerTarget::Variable { var, offset };
+        }
+        if self.strings.contains(&block) {
+            return PointerTarget::StringLiteral { offset };
+        }
+        PointerTarget::Invalid
     }
 
     fn address(block: u32, offset: u64) -> i128 {

@@ -205,8 +205,9 @@ pub enum StopReason {
     PathConstruction(String),
     /// The decision procedure could not decide the path's feasibility.
     FeasibilityUnknown(String),
-    /// The solver found the path feasible but the inputs did not replay on the interpreter.
-    ReplayFailed(String),
+    /// The solver found the path feasible but the inputs did not replay on the interpreter
+    /// (the failure keeps the undefined behaviour that stopped the run, if any).
+    ReplayFailed(concrete::ReplayFailure),
     /// A spurious counterexample gave no new predicate (even with full cones).
     NoProgress,
 }
@@ -225,6 +226,9 @@ impl StopReason {
             }
             StopReason::ModelCheckingGaveUp(_) | StopReason::NoAbstractCounterexample(_) => "raise the BDD node limit or the time budget",
             StopReason::FeasibilityUnknown(_) => "try the other refinement method (wp / sp)",
+            StopReason::ReplayFailed(f) if f.runtime_error.is_some() => {
+                "fix the undefined behaviour at the line shown (the inputs listed reach it), then run again"
+            }
             StopReason::ReplayFailed(_) => "look at the path in the feasibility table: the program may rely on undefined behaviour",
             StopReason::NoProgress => "try the other refinement method, or add predicates by hand",
         }

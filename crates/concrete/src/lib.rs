@@ -6,7 +6,7 @@
 use diagnostics::Span;
 use c_ir::points::{invariant_points, InvariantPoint, ProgramPointInvariant};
 use c_ir::{display_expr, BinaryOp, Expr, StmtRef, VarId, VarKind};
-use c_ir::interp::{run_observed, run_with_stop, Limits, Outcome};
+use c_ir::interp::{run_observed, run_with_stop, Limits, Outcome, PointerTarget};
 use c_ir::{display_stmt, Program, StmtKind};
 
 /// One step of a concrete counterexample.
@@ -18,7 +18,26 @@ pub struct CounterexampleStep {
     pub line: u32,
     pub statement: String,
     /// Values of the scalar variables the statement mentions, before it executes.
-    pub values: Vec<(String, i128)>,
+    pub values: Vec<StepValue>,
+}
+
+/// The value of a variable before a step; for a pointer, also what it points to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepValue {
+    pub var: VarId,
+    /// The variable's name in the source.
+    pub name: String,
+    pub value: i128,
+    pub target: Option<PointerTarget>,
+}
+
+/// Where a run read one of its inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InputSite {
+    /// A formal parameter of the entry procedure (read before its first statement).
+    EntryFormal(VarId),
+    /// The statement (a `__VERIFIER_nondet_*()` call, lowered to a havoc) that read it.
+    Statement { at: StmtRef, span: Span },
 }
 
 /// A feasible error trace, confirmed by the concrete interpreter.
@@ -27,6 +46,39 @@ pub struct Counterexample {
     pub steps: Vec<CounterexampleStep>,
     /// The values read from the environment (`__VERIFIER_nondet_*`), in order.
     pub inputs: Vec<i128>,
+    /// Where each of `inputs` was read (same length and order).
+    pub input_sites: Vec<InputSite>,
+}
+
+/// Why a replay did not reach the error. A run stopped by undefined behaviour (an
+/// out-of-bounds read, a null dereference, ...) keeps the statement's span and the run up to it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayFailure {
+    pub message: String,
+    /// The undefined behaviour that stopped the run, with the run that reached it.
+    pub runtime_error: Option<RuntimeFailure>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuntimeFailure {
+    /// What the interpreter detected (`array index 10 out of bounds`).
+    pub message: String,
+    /// The statement where it happened.
+    pub span: Span,
+    /// The run from the start to that statement (its last step), with its inputs.
+    pub run: Counterexample,
+}
+
+impl std::fmt::Display for ReplayFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl From<&str> for ReplayFailure {
+    fn from(message: &str) -> ReplayFailure {
+        ReplayFailure { message: message.to_string(), runtime_error: None }
+    }
 }
 
 /// Statements a replay may execute before giving up (about five seconds natively).
@@ -46,13 +98,21 @@ pub fn run_limits(max_steps: u64) -> Limits {
 }
 
 /// Runs `program` with `inputs` as the values of its environment reads (in order; 0 once they
-/// run out) and returns the concrete trace if the run ends in an error statement.
-pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexample, String> {
-    let feeder = || {
+/// run out) and returns the concrete trace if the run ends in an error statement. A run that
+/// stops on undefined behaviour instead gives its trace up to that statement in the failure.
+pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexample, ReplayFailure> {
+    // the statement executing now (the observer sees it before it runs), for the input sites
+    let current: std::cell::Cell<Option<StmtRef>> = std::cell::Cell::new(None);
+    let sites: std::cell::RefCell<Vec<Option<StmtRef>>> = std::cell::RefCell::new(Vec::new());
+    let feeder = |record: bool| {
         let mut next = 0usize;
+        let (current, sites) = (&current, &sites);
         move |_: &c_ir::Type| -> i128 {
             let v = inputs.get(next).copied().unwrap_or(0);
             next += 1;
+            if record {
+                sites.borrow_mut().push(current.get());
+            }
             v
         }
     };
@@ -60,20 +120,21 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
     // ends (the run is deterministic given the inputs)
     let listed = |at: c_ir::StmtRef| !matches!(program.stmt(at).kind, StmtKind::Goto { .. } | StmtKind::Skip);
     let mut statements = 0u64;
-    let result = run_observed(program, &mut feeder(), &run_limits(REPLAY_STEP_LIMIT), &mut |at, _| statements += listed(at) as u64);
-    match result.outcome {
-        Outcome::ReachedError => {}
+    let result = run_observed(program, &mut feeder(false), &run_limits(REPLAY_STEP_LIMIT), &mut |at, _| statements += listed(at) as u64);
+    let runtime_error = match result.outcome {
+        Outcome::ReachedError => None,
         Outcome::Returned(_) => return Err("the concrete run returned from the entry procedure".into()),
         Outcome::AssumeFailed => return Err("the concrete run was blocked by an assumption".into()),
         Outcome::StepLimit => return Err("the concrete run exceeded the step limit".into()),
-        Outcome::RuntimeError(message, _) => return Err(format!("the concrete run failed: {message}")),
-    }
+        Outcome::RuntimeError(message, span) => Some((message, span)),
+    };
     // `k` listed statements seen so far (this one included)
     let hidden = |k: u64| statements > TRACE_HEAD + TRACE_TAIL && k > TRACE_HEAD && k <= statements - TRACE_TAIL;
     let mut steps: Vec<CounterexampleStep> = Vec::new();
     let mut skipped = 0u64;
     let mut k = 0u64;
     let mut observe = |at: c_ir::StmtRef, state: &c_ir::interp::State| {
+        current.set(Some(at));
         let is_listed = listed(at);
         k += is_listed as u64;
         if hidden(k) {
@@ -113,17 +174,44 @@ pub fn replay_to_error(program: &Program, inputs: &[i128]) -> Result<Counterexam
                     continue;
                 }
                 if let Some(x) = state.eval(&c_ir::Expr::var(v, var.ty.clone())) {
-                    values.push((var.source_name.clone(), x));
+                    let target = var.ty.is_pointer().then(|| state.pointer_target(x));
+                    values.push(StepValue { var: v, name: var.source_name.clone(), value: x, target });
                 }
             }
         });
         steps.push(CounterexampleStep { at, span: stmt.span, line: 0, statement: display_stmt(program, proc, stmt), values });
     };
-    let result = run_observed(program, &mut feeder(), &run_limits(REPLAY_STEP_LIMIT), &mut observe);
-    match result.outcome {
-        Outcome::ReachedError => Ok(Counterexample { steps, inputs: result.inputs }),
+    let result = run_observed(program, &mut feeder(true), &run_limits(REPLAY_STEP_LIMIT), &mut observe);
+    let input_sites = input_sites(program, &sites.into_inner());
+    let run = Counterexample { steps, inputs: result.inputs, input_sites };
+    match (result.outcome, runtime_error) {
+        (Outcome::ReachedError, None) => Ok(run),
+        (Outcome::RuntimeError(message, span), Some(_)) => Err(ReplayFailure {
+            message: format!("the concrete run failed: {message}"),
+            runtime_error: Some(RuntimeFailure { message, span, run }),
+        }),
         _ => Err("the second concrete run with the same inputs took another path".into()),
     }
+}
+
+/// The sites of a run's inputs from the statements that read them (`None`: before the first
+/// statement, the entry procedure's integer formals in order).
+fn input_sites(program: &Program, read_at: &[Option<StmtRef>]) -> Vec<InputSite> {
+    let mut formals = program
+        .entry
+        .map(|e| program.proc(e).formals.iter().copied().filter(|&f| program.var(f).ty.is_integer()).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter();
+    read_at
+        .iter()
+        .map(|at| match at {
+            Some(at) => InputSite::Statement { at: *at, span: program.stmt(*at).span },
+            None => formals.next().map(InputSite::EntryFormal).unwrap_or(InputSite::Statement {
+                at: StmtRef { proc: program.entry.unwrap_or(c_ir::ProcId(0)), index: 0 },
+                span: Span::default(),
+            }),
+        })
+        .collect()
 }
 
 /// The trace step standing for loop iterations the interpreter jumped over: the loop head, with

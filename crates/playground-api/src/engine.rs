@@ -327,7 +327,9 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
         ..IterationSnapshot::default()
     };
     if let Some(trace) = &mc.trace {
-        snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of);
+        let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
+        snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of, Some(&names));
+        snapshot.symbolic_constants = names.symbolic_constants(trace.steps.iter().flat_map(|s| s.valuation.iter().map(|(n, _)| n.as_str())));
         snapshot.counterexample_search = counterexample_search(Some(trace.search));
     }
     let (verdict, reason) = match &mc.verdict {
@@ -365,6 +367,8 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
         invariant_source: "boolean_program".into(),
         trace: Vec::new(),
         inputs: Vec::new(),
+        input_sources: Vec::new(),
+        runtime_error: None,
         statistics,
         elapsed_ms: 0.0,
         decided_by: None,
@@ -469,11 +473,12 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             *slot = c_line(program, &lowered.index, at.proc, at.index);
         }
     }
+    let names = crate::names::SourceNames::new(program, &lowered.index);
     let abstract_trace = match (&record.abstract_program, &record.abstract_counterexample) {
         (Some(bp), Some(trace)) => {
             // the text and line map the loop printed once
             let printed = boolprog::Printed { text: record.boolean_program.clone(), lines: record.line_map.clone() };
-            abstract_steps(bp, &printed, trace, &|o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index))
+            abstract_steps(bp, &printed, trace, &|o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index), Some(&names))
         }
         _ => record
             .abstract_trace
@@ -499,10 +504,10 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
                     FeasibilityRow {
                         step: row.step as u32 + 1,
                         c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
-                        statement: row.statement.clone(),
+                        statement: names.statement(&row.statement),
                         contradiction: matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step)
                             || row.conditions.iter().any(|c| c.is_false),
-                        columns,
+                        columns: columns.into_iter().map(|(column, text)| (column, names.rewrite(&text))).collect(),
                     }
                 })
                 .collect(),
@@ -540,6 +545,15 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         },
         explanation: None,
         pushdown: None,
+        symbolic_constants: names.symbolic_constants(
+            record
+                .abstract_counterexample
+                .iter()
+                .flat_map(|t| t.steps.iter().flat_map(|s| s.valuation.iter().map(|(n, _)| n.as_str())))
+                .chain(record.feasibility.iter().flat_map(|f| f.table.iter()).flat_map(|row| {
+                    std::iter::once(row.statement.as_str()).chain(row.conditions.iter().map(|c| c.text.as_str()))
+                })),
+        ),
     }
 }
 
@@ -561,7 +575,7 @@ pub fn replay_inputs(request: &Request, inputs: &[String]) -> Result<usize, Stri
         .iter()
         .map(|text| text.trim().parse::<i128>().map_err(|_| format!("input `{text}` is not an integer")))
         .collect::<Result<Vec<_>, _>>()?;
-    concrete::replay_to_error(&lowered.program, &values).map(|cex| cex.steps.len())
+    concrete::replay_to_error(&lowered.program, &values).map(|cex| cex.steps.len()).map_err(|e| e.to_string())
 }
 
 /// Check mode: the CEGAR loop.
@@ -606,20 +620,31 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         cegar::Verdict::Unsafe => Verdict::Unsafe,
         cegar::Verdict::Unknown => Verdict::Unknown,
     };
-    let (trace, inputs) = match &result.counterexample {
+    let names = crate::names::SourceNames::new(program, &lowered.index);
+    // UNKNOWN because the feasible path's run met undefined behaviour: that run is the trace
+    let runtime_failure = match result.loop_end.as_ref().and_then(cegar::LoopEnd::stop_reason) {
+        Some(cegar::StopReason::ReplayFailed(f)) if result.verdict == cegar::Verdict::Unknown => f.runtime_error.as_ref(),
+        _ => None,
+    };
+    let run = result.counterexample.as_ref().or(runtime_failure.map(|f| &f.run));
+    let (trace, inputs, input_sources) = match run {
         Some(cex) => (
-            cex.steps
-                .iter()
-                .map(|s| ConcreteStep {
-                    line: lowered.index.line_col(s.span.start).line,
-                    procedure: program.procs.get(s.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
-                    statement: s.statement.clone(),
-                    values: s.values.iter().map(|(n, v)| (n.clone(), v.to_string())).collect(),
-                })
-                .collect(),
+            concrete_steps(&names, lowered, cex),
             cex.inputs.iter().map(|v| v.to_string()).collect(),
+            cex.inputs.iter().zip(&cex.input_sites).map(|(&v, &site)| names.input(v, site)).collect(),
         ),
-        None => (Vec::new(), Vec::new()),
+        None => (Vec::new(), Vec::new(), Vec::new()),
+    };
+    let runtime_error = runtime_failure.map(|f| {
+        let at = lowered.index.line_col(f.span.start);
+        RuntimeErrorData { message: f.message.clone(), line: at.line, column: at.column, c_source: names.c_text(f.span).unwrap_or_default() }
+    });
+    let reason = match &runtime_error {
+        Some(e) => format!(
+            "the solver found a path to the error feasible, but its run stops at line {}:{} ({}) on undefined behaviour: {}",
+            e.line, e.column, e.c_source, e.message
+        ),
+        None => result.reason.clone().unwrap_or_default(),
     };
     let invariants = result
         .invariants
@@ -646,7 +671,7 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
     Outcome {
         verdict,
         sv_comp: verdict.sv_comp().to_string(),
-        reason: result.reason.clone().unwrap_or_default(),
+        reason,
         diagnostics,
         iterations,
         final_predicates: scoped_predicates_text(program, &result.predicates),
@@ -654,6 +679,8 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         invariant_source: result.invariant_source.name().into(),
         trace,
         inputs,
+        input_sources,
+        runtime_error,
         statistics,
         elapsed_ms: result.statistics.time_ms as f64,
         decided_by: result.decided_by.map(technique_from_engine),
@@ -661,4 +688,52 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         predicates: result.predicates.iter().map(|p| predicate_data(&lowered, p)).collect(),
         cancelled: result.cancelled,
     }
+}
+
+/// A concrete run's steps in the source's terms: the lowering's own steps left out, names
+/// mapped back, pointers shown as what they point to, each step with its C text.
+fn concrete_steps(names: &crate::names::SourceNames, lowered: &LoweredSource, run: &concrete::Counterexample) -> Vec<ConcreteStep> {
+    let program = &lowered.program;
+    run.steps
+        .iter()
+        .filter(|s| !names.is_lowering_artefact(&s.statement))
+        .map(|s| ConcreteStep {
+            line: lowered.index.line_col(s.span.start).line,
+            procedure: program.procs.get(s.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
+            statement: names.statement(&s.statement),
+            values: s
+                .values
+                .iter()
+                .filter(|v| names.shows_value(v.var))
+                .map(|v| (names.display(v.var), v.target.map(|t| names.pointer(t)).unwrap_or_else(|| v.value.to_string())))
+                .collect(),
+            c_source: if s.statement.starts_with("/*") { String::new() } else { names.line_text(lowered.index.line_col(s.span.start).line).unwrap_or_default() },
+        })
+        .collect()
+}
+
+/// Check mode's explanations on demand (issue 31 item 9): the cube lattices, WP conditions and
+/// solver queries of one iteration's abstraction (C2BP §4, BOOP Fig 5.1), recomputed with the
+/// iteration's predicates (`IterationSnapshot::predicates`) and the abstraction settings of the
+/// CEGAR loop, the lattices recorded. The boolean program is printed as the loop prints it, so
+/// the explanation's boolean lines are the iteration's.
+pub fn explain_iteration(request: &Request, predicates: &str) -> Result<ExplanationData, String> {
+    let lowered = lower_request(request).map_err(|o| o.reason)?;
+    let (set, diagnostics) = c_front::parse_predicates(&lowered.program, predicates);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        return Err(format!("the iteration's predicates do not parse: {}", error.message));
+    }
+    let loop_config = verify_config(&request.options).loop_config;
+    let mut config = abstraction::AbstractionConfig::new(loop_config.strategy);
+    config.max_cube_length = loop_config.max_cube_length;
+    config.max_cone = loop_config.max_cone;
+    config.record_lattices = true;
+    config.solver = solver_config(&request.options);
+    config.solver.log_queries = true;
+    let (abs, diagnostics) = abstraction::abstract_program(&lowered.program, &set, &config);
+    if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
+        return Err(format!("abstraction failed: {}", error.message));
+    }
+    let printed = boolprog::print_bebop(&abs.program);
+    Ok(explanation_data(&lowered, &abs, &printed))
 }

@@ -1,14 +1,16 @@
 //! The serializable façade over the engine used by the web worker and the CLI's `--json`.
 
 mod engine;
-pub use engine::replay_inputs;
+pub use engine::{explain_iteration, replay_inputs};
 pub mod examples;
 pub mod explain;
 pub mod hide;
+mod names;
 pub mod lab;
 pub mod refinement;
 pub mod report;
 pub mod pushdown;
+pub mod query;
 mod run;
 pub mod shape;
 pub mod share;

@@ -79,6 +79,8 @@ pub(crate) fn empty_outcome(verdict: Verdict, reason: impl Into<String>, diagnos
         invariant_source: String::new(),
         trace: Vec::new(),
         inputs: Vec::new(),
+        input_sources: Vec::new(),
+        runtime_error: None,
         statistics: Statistics::default(),
         elapsed_ms: 0.0,
         decided_by: None,
@@ -111,12 +113,15 @@ pub(crate) fn printed_text(
     (BooleanProgramText { text: printed.text.clone(), c_lines }, printed)
 }
 
-/// Converts a model checker trace to display steps.
+/// Converts a model checker trace to display steps; with the C program's `names`, the
+/// boolean variables of the valuations are named over the source's names (the statements
+/// stay the boolean program's lines).
 pub(crate) fn abstract_steps(
     program: &boolprog::Program,
     printed: &boolprog::Printed,
     trace: &model_check::Trace,
     c_line_of: &dyn Fn(boolprog::Origin) -> Option<u32>,
+    names: Option<&crate::names::SourceNames>,
 ) -> Vec<AbstractStep> {
     let lines: Vec<&str> = printed.text.lines().collect();
     trace
@@ -141,9 +146,13 @@ pub(crate) fn abstract_steps(
                 procedure: program.procs.get(step.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
                 bp_line,
                 c_line: step.origin.and_then(c_line_of),
+                // verbatim: the boolean program's own line (the boolean program view shows it)
                 statement,
                 kind,
-                valuation: step.valuation.clone(),
+                valuation: match names {
+                    Some(n) => step.valuation.iter().map(|(v, b)| (n.rewrite(v), *b)).collect(),
+                    None => step.valuation.clone(),
+                },
             }
         })
         .collect()
@@ -200,7 +209,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
         model_check::Verdict::Unknown(why) => (Verdict::Unknown, why.clone()),
     };
     if let Some(trace) = &result.trace {
-        snapshot.abstract_trace = abstract_steps(&program, &printed, trace, &|_| None);
+        snapshot.abstract_trace = abstract_steps(&program, &printed, trace, &|_| None, None);
         snapshot.counterexample_search = crate::engine::counterexample_search(Some(trace.search));
     }
     snapshot.pushdown = Some(crate::pushdown::view(&program, &config, &request.source));
@@ -228,6 +237,8 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
         invariant_source: "boolean_program".into(),
         trace: Vec::new(),
         inputs: Vec::new(),
+        input_sources: Vec::new(),
+        runtime_error: None,
         statistics,
         elapsed_ms: result.statistics.time_ms,
         decided_by: None,
@@ -250,8 +261,30 @@ pub fn run(request: &Request, on_event: &mut dyn FnMut(Event), cancel: &dyn Fn()
         Mode::Hide | Mode::Shape => empty_outcome(Verdict::Unknown, "the Hide and Shape modes run through playground_api::hide::hide and playground_api::shape::shape", Vec::new()),
     };
     outcome.elapsed_ms = start.elapsed().as_secs_f64() * 1000.0;
+    fill_next_step(request.mode, &mut outcome);
     on_event(Event::Done { outcome: Box::new(outcome.clone()) });
     outcome
+}
+
+/// Every UNKNOWN says what to try next (issue 31): the engine's suggestion
+/// (`cegar::StopReason::next_step`), else one from why the run ended.
+pub(crate) fn fill_next_step(mode: Mode, outcome: &mut Outcome) {
+    if outcome.verdict != Verdict::Unknown || !outcome.next_step.is_empty() {
+        return;
+    }
+    outcome.next_step = if has_error(&outcome.diagnostics) {
+        "fix the errors listed (each names its line), then run again"
+    } else if outcome.cancelled || outcome.reason == "cancelled" {
+        "run again, or Step, to continue"
+    } else {
+        match mode {
+            Mode::BooleanProgram => "raise the time limit in Settings, or give the boolean program fewer variables in scope",
+            Mode::Abstract => "raise the time limit in Settings, or abstract with fewer predicates",
+            Mode::Check => "select more techniques, or raise the budget in Settings",
+            Mode::Hide | Mode::Shape => "raise the time limit in Settings",
+        }
+    }
+    .to_string();
 }
 
 /// Check mode one CEGAR iteration at a time (the playground's Step, BOOP Fig 3.1): the lowered
@@ -335,6 +368,7 @@ impl Stepper<'_> {
         };
         outcome.iterations.clear();
         outcome.elapsed_ms = self.start.elapsed().as_secs_f64() * 1000.0;
+        fill_next_step(Mode::Check, &mut outcome);
         on_event(Event::Done { outcome: Box::new(outcome.clone()) });
         outcome
     }
@@ -436,6 +470,30 @@ mod tests {
         assert_eq!(outcome.decided_by, Some(Technique::Cegar));
         assert!(outcome.iterations.is_empty(), "streamed, not repeated");
         assert_eq!(outcome.inputs, full.inputs);
+    }
+
+    #[test]
+    fn check_mode_explains_an_iteration_on_demand_with_the_loops_boolean_program() {
+        let request = testdev();
+        let full = run(&request, &mut |_| {}, &|| false);
+        assert!(full.iterations.iter().all(|it| it.explanation.is_none()), "Check mode records none by itself");
+        let it = full.iterations.last().expect("iterations");
+        let explained = crate::explain_iteration(&request, &it.predicates).expect("explains");
+        assert!(!explained.statements.is_empty());
+        let bp: Vec<&str> = it.boolean_program.text.lines().collect();
+        for statement in &explained.statements {
+            let line = statement.bp_line.expect("each explained statement has its boolean line") as usize;
+            assert!(line <= bp.len(), "line {line} of {}", bp.len());
+            assert!(!statement.predicates.is_empty());
+        }
+        // the explained `locked = TRUE` updates {locked == 0} on the loop's own line
+        let locked = explained.statements.iter().find(|s| s.c_statement.starts_with("locked = 1")).expect("locked = 1");
+        assert!(bp[locked.bp_line.unwrap() as usize - 1].contains("{locked == 0} :="), "{}", bp[locked.bp_line.unwrap() as usize - 1]);
+        // the lattice strategy's queries make the solver log
+        let lattice = Request { options: Options { strategy: Strategy::Lattice, ..request.options.clone() }, ..request.clone() };
+        let it = &run(&lattice, &mut |_| {}, &|| false).iterations[1];
+        assert!(!crate::explain_iteration(&lattice, &it.predicates).expect("explains").solver_log.is_empty());
+        assert!(crate::explain_iteration(&request, "main { x == }").is_err());
     }
 
     #[test]

@@ -222,7 +222,7 @@ pub struct AbstractStep {
     pub c_line: Option<u32>,
     pub statement: String,
     pub kind: String,
-    /// Boolean variables in scope after the step.
+    /// Boolean variables in scope after the step (predicates over the C source's names).
     pub valuation: Vec<(String, bool)>,
 }
 
@@ -347,6 +347,9 @@ pub struct IterationSnapshot {
     /// Boolean program mode: the program as a pushdown system and its post* (BOOP ch. 6).
     #[serde(default)]
     pub pushdown: Option<PushdownView>,
+    /// The symbolic constants the trace and feasibility table name, explained.
+    #[serde(default)]
+    pub symbolic_constants: Vec<SymbolicConstant>,
 }
 
 /// A boolean program as a pushdown system (BOOP Fig 6.1) and the saturated automaton.
@@ -378,8 +381,51 @@ pub struct PushdownPoint {
 pub struct ConcreteStep {
     pub line: u32,
     pub procedure: String,
+    /// The executed statement of the lowered program, over the source's names.
     pub statement: String,
+    /// Values before the step, over the source's names; a pointer as what it points to
+    /// (`&x`, `&heap cell 1`, `NULL`).
     pub values: Vec<(String, String)>,
+    /// The C source line of the statement, trimmed (empty for steps the interpreter adds,
+    /// such as skipped loop iterations).
+    #[serde(default)]
+    pub c_source: String,
+}
+
+/// An input of a concrete run with what read it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputData {
+    pub value: String,
+    /// The C call that read it (`__VERIFIER_nondet_int()`) or `parameter argc of main`.
+    pub source: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl InputData {
+    /// `__VERIFIER_nondet_int() at line 12 = 5`.
+    pub fn describe(&self) -> String {
+        format!("{} at line {} = {}", self.source, self.line, self.value)
+    }
+}
+
+/// A symbolic constant named in a trace, with what it stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolicConstant {
+    /// `'inode`
+    pub name: String,
+    pub meaning: String,
+}
+
+/// Undefined behaviour the interpreter met on a run the solver found feasible.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuntimeErrorData {
+    /// `array index 10 out of bounds`
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+    /// The C text of the statement.
+    pub c_source: String,
 }
 
 /// An invariant at a program point.
@@ -435,6 +481,13 @@ pub struct Outcome {
     pub invariant_source: String,
     pub trace: Vec<ConcreteStep>,
     pub inputs: Vec<String>,
+    /// `inputs` with the C call and line that read each one.
+    #[serde(default)]
+    pub input_sources: Vec<InputData>,
+    /// UNKNOWN because a feasible path's run stopped on undefined behaviour: where (`trace`
+    /// and `inputs` are then that run).
+    #[serde(default)]
+    pub runtime_error: Option<RuntimeErrorData>,
     pub statistics: Statistics,
     pub elapsed_ms: f64,
     /// Check mode: the technique whose result is the verdict.
