@@ -1,6 +1,6 @@
 // Screenshots of the main views into docs/screenshots/ (run after a build):
 //   cd tests/e2e && node screenshots.mjs        (OUT_DIR=... to write elsewhere)
-// Each mode (Check, Abstract, Boolean program) and the embedded view at 1280x800 and at
+// Each mode (Check, Abstract, Boolean program, Shape) and the embedded view at 1280x800 and at
 // 683x768 (half of a 1366x768 screen), then the explain views and dialogs at 1280x800.
 import path from 'node:path';
 import fs from 'node:fs';
@@ -58,6 +58,25 @@ try {
       await shot(present, `presenter-testdev-${size}`);
       await present.click('#examples-button');
       await shot(present, `examples-menu-presenter-${size}`);
+      // Shape mode: the reversal with the paper's two hints (SAFE), a pair reduced by one; the
+      // explain panel (the other modes' views) folded
+      if (await page.locator('#explain-fold').count()) await page.click('#explain-fold');
+      await loadExample(page, 'shape-reverse');
+      await page.fill('#shape-hints', 'reach[{&(y->n), &(x->n->n)};n](t,x->n)@n5 -> if !dshared[n](t,x) then false else T\nx == x->n@n4 -> if !cyclic[n](x) then false else T\n');
+      await page.fill('#shape-bound', '20');
+      await page.click('#shape-run');
+      await page.waitForFunction(() => document.querySelector('#shape-verdict .verdict-label')?.textContent.trim() === 'SAFE', null, { timeout: 180000 });
+      await page.locator('.shape-pair .var-ref', { hasText: 'reach[{&(x->n)};n](t,x)' }).first().click();
+      await page.evaluate(() => { document.querySelector('.shape-inputs').scrollTop = 0; });
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-shape-reverse-${size}`);
+      await loadExample(page, 'shape-insert');
+      await page.click('#shape-run');
+      await page.locator('#shape-verdict').waitFor({ timeout: 120000 });
+      await page.click('#shape-tab-program');
+      await page.evaluate(() => { document.querySelector('.shape-inputs').scrollTop = 0; });
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-shape-insert-program-${size}`);
     } finally {
       await b.close();
     }

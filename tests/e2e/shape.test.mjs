@@ -1,15 +1,21 @@
 // Shape mode (shape analysis by iterated WP, seed 004) in the real UI: list insertion to SAFE
 // with its 4 rounds, a WP derivation, the round stepper; the reversal's growing families with a
-// suggested hint; pushing the head onto itself to UNSAFE with a heap; axe stays clean;
+// suggested hint; the paper's hint plus a suggested one to SAFE, restored from a share link in a
+// fresh browser; pushing the head onto itself to UNSAFE with a heap; axe stays clean;
 // screenshots at 1280x800 and 640x800 (docs/screenshots/shape-*.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useSite, open, engineVersion, loadExample, seriousViolations } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, seriousViolations } from './harness.mjs';
 
 const site = useSite();
 const shots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
+
+/** Waits until the verdict of a run started by a click reads `word`. */
+async function verdictIs(page, word) {
+  await page.waitForFunction((w) => document.querySelector('#shape-verdict .verdict-label')?.textContent.trim() === w, word, { timeout: 180000 });
+}
 
 async function analyse(page) {
   await page.click('#shape-run');
@@ -71,4 +77,52 @@ test('Shape: the reversal grows families with suggested hints; pushing the head 
   await page.screenshot({ path: path.join(shots, 'shape-unsafe-1280.png') });
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+// The paper's hint at n5 (Dams-Namjoshi section 5) typed in, then the n4 hint the UI suggests for
+// the growing family x == x->n, x == x->n->n: SAFE at bound 20 (the condition of each hint also
+// reduces the other growing predicates at its location). A share link restores the hints, the
+// bound, the rounds and the verdict in a fresh browser.
+test('Shape: the reversal reaches SAFE with a suggested hint, and a share link restores it', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'shape-reverse');
+  const paperHint = 'reach[{&(y->n), &(x->n->n)};n](t,x->n)@n5 -> if !dshared[n](t,x) then false else T';
+  await page.fill('#shape-hints', paperHint + '\n');
+  await page.fill('#shape-bound', '20');
+  assert.equal(await analyse(page), 'UNKNOWN');
+  const family = page.locator('#shape-families li', { hasText: 'x == x->n@n4' });
+  assert.match(await family.textContent(), /if !cyclic\[n\]\(x\) then false else T/);
+  await family.locator('.add-hint').click();
+  await verdictIs(page, 'SAFE');
+  const hints = await page.inputValue('#shape-hints');
+  assert.equal(hints, paperHint + '\nx == x->n@n4 -> if !cyclic[n](x) then false else T\n');
+  const status = (await page.textContent('#shape-status')).trim();
+  assert.match(status, /^20 rounds · 40 predicates · \d+ pairs · bound reached/);
+  assert.equal((await page.textContent('#shape-round')).trim(), 'round 20 of 20');
+  // a pair the n4 hint reduces rather than cuts shows its approximation
+  await page.locator('.shape-pair .var-ref', { hasText: 'reach[{&(x->n)};n](t,x)' }).first().click();
+  assert.match(await page.textContent('#shape-derivation .shape-approximation'), /if !cyclic\[n\]\(x\) then reach\[;n\]\(t,x\) else T/);
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.click('#share');
+  const link = await page.inputValue('#share-link');
+  assert.deepEqual(errors, []);
+  await page.close();
+  const fresh = await launch();
+  try {
+    const { page: other, errors: otherErrors } = await open(fresh.context, link);
+    await verdictIs(other, 'SAFE');
+    assert.equal(await other.inputValue('#mode'), 'shape');
+    assert.equal(await other.inputValue('#shape-hints'), hints);
+    assert.equal(await other.inputValue('#shape-bound'), '20');
+    assert.equal(await other.inputValue('#shape-properties'), '!cyclic[n](y)@n8\n');
+    assert.equal(await other.inputValue('#shape-preconditions'), '!cyclic[n](x)@n1\n');
+    assert.equal((await other.textContent('#shape-status')).trim(), status);
+    assert.equal((await other.textContent('#shape-round')).trim(), 'round 20 of 20');
+    await other.click('#shape-round-back');
+    assert.equal((await other.textContent('#shape-round')).trim(), 'round 19 of 20');
+    assert.deepEqual(otherErrors, []);
+  } finally {
+    await fresh.close();
+  }
 });

@@ -143,7 +143,7 @@ pub fn shape_panes() -> Html {
                 { body }
             </div>
         </section>
-        <div class="pane-column">
+        <div class="pane-column shape-column">
             <section class="pane pane-preds" aria-label="Property and hints">
                 <div class="pane-header"><h2>{ "Property" }</h2></div>
                 <div class="pane-body shape-inputs">
@@ -176,7 +176,7 @@ pub fn shape_panes() -> Html {
             </section>
             <section class="pane pane-timeline" aria-label="Families and derivation">
                 <div class="pane-header"><h2>{ "Families and WP" }</h2></div>
-                <div class="pane-body" tabindex="0" aria-label="Growing families and the WP derivation">
+                <div class="pane-body shape-side" tabindex="0" aria-label="Growing families and the WP derivation">
                     if let Some(run) = run_view {
                         { derivation_view(run, *pair) }
                         { families_view(&state, &want_run, &settings, run) }
@@ -247,7 +247,7 @@ fn rounds_view(run: &ShapeRun, round: &UseStateHandle<Option<u32>>, pair: &UseSt
                                     aria-pressed={selected.to_string()}>{ &p.predicate }</button></td>
                                 <td>{ &p.location }</td>
                                 <td>{ p.round }</td>
-                                <td>{ p.status.label() }</td>
+                                <td title={p.approximation.clone()}>{ p.status.label() }</td>
                                 <td>{ match (p.parent_pair, p.parent_edge) {
                                     (Some(pp), Some(e)) => format!("pair {pp}, edge {e}"),
                                     (Some(pp), None) => format!("pair {pp}"),
@@ -282,6 +282,9 @@ fn derivation_view(run: &ShapeRun, pair: Option<u32>) -> Html {
     html! {
         <div class="shape-derivation" id="shape-derivation">
             <h3>{ format!("WP of {} @{}", p.predicate, p.location) }</h3>
+            if let Some(a) = &p.approximation {
+                <p class="shape-approximation">{ "approximated under its hint's condition: " }<code>{ a }</code></p>
+            }
             if derivations.is_empty() {
                 <p>{ "No derivation: this pair was not processed (initial at an entry, hinted, or left at the bound)." }</p>
             }
