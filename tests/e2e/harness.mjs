@@ -249,3 +249,20 @@ export function useSite() {
   });
   return site;
 }
+
+/**
+ * When SHOTS_DIR is set, screenshots of the page at 1280×800 and 683×768 (split screen) as
+ * SHOTS_DIR/NAME-1280.png and NAME-683.png, with `scrollTo` (a selector) scrolled into view
+ * first; the viewport is 1280×800 again afterwards.
+ */
+export async function screenshots(page, name, scrollTo = null) {
+  const dir = process.env.SHOTS_DIR;
+  if (!dir) return;
+  for (const [width, height] of [[1280, 800], [683, 768]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(150);
+    if (scrollTo) await page.locator(scrollTo).first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(dir, `${name}-${width}.png`) });
+  }
+  await page.setViewportSize(VIEWPORT);
+}

@@ -17,6 +17,10 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
         ToWorker::Hide(req) => emit(FromWorker::HideDone(Box::new(api::hide::hide(&req)))),
         ToWorker::Shape(req) => emit(FromWorker::ShapeDone(Box::new(api::shape::shape(&req)))),
         ToWorker::DebugTrap => panic!("the engine was asked to trap (a test of the worker's respawn)"),
+        ToWorker::Explain { request, iteration, predicates } => emit(FromWorker::Explanation {
+            iteration,
+            result: api::explain_iteration(&api_request(&request), &predicates).map(Box::new),
+        }),
     }
 }
 
@@ -314,6 +318,21 @@ mod tests {
         assert_eq!(ours, api::Options { record_explanations: false, techniques: vec![api::Technique::Cegar], ..api::Options::default() });
         let abstract_req = RunRequest { kind: RunKind::Abstract, ..req };
         assert!(api_request(&abstract_req).options.record_explanations, "the explain views need them");
+    }
+
+    #[test]
+    fn check_mode_explains_an_iteration_on_demand() {
+        let source = "extern int __VERIFIER_nondet_int(void);\nvoid reach_error(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = x;\n  if (y == 5) reach_error();\n  return 0;\n}\n";
+        let request = RunRequest { kind: RunKind::Check, source: source.into(), predicates: String::new(), options: Default::default() };
+        let events = collect(ToWorker::Explain { request: request.clone(), iteration: 2, predicates: "main { y == 5, x == 5 }".into() });
+        match events.as_slice() {
+            [FromWorker::Explanation { iteration: 2, result: Ok(data) }] => {
+                assert!(data.statements.iter().any(|s| s.c_statement.starts_with("y = x")), "{:?}", data.statements);
+            }
+            other => panic!("one explanation: {other:?}"),
+        }
+        let events = collect(ToWorker::Explain { request, iteration: 1, predicates: "main { y == }".into() });
+        assert!(matches!(events.as_slice(), [FromWorker::Explanation { iteration: 1, result: Err(_) }]), "{events:?}");
     }
 
     #[test]

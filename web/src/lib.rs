@@ -8,7 +8,8 @@
 //! - [`state`]: the single reducer-based app state shared through a context;
 //! - [`components`]: the panes and the explain views; [`highlight`], [`share`], [`storage`],
 //!   [`examples`]; pure helpers of the views: [`lattice`] (Hasse diagram layout), [`formula`]
-//!   (readable invariants), [`markdown`] (lab notes).
+//!   (readable invariants), [`markdown`] (lab notes), [`reveal`] (a stepped iteration's phases
+//!   one at a time).
 
 pub mod bridge;
 pub mod components;
@@ -19,6 +20,7 @@ pub mod highlight;
 pub mod lattice;
 pub mod markdown;
 pub mod model;
+pub mod reveal;
 pub mod share;
 pub mod state;
 pub mod storage;

@@ -260,6 +260,9 @@ pub enum ToWorker {
     /// Test hook (no control sends it): the worker panics, which traps its wasm, so the e2e
     /// tests can check that the UI respawns a worker that died.
     DebugTrap,
+    /// Check mode's explanations on demand: the lattices, WP conditions and solver queries of
+    /// iteration `iteration`'s abstraction with its `predicates`; one `Explanation`.
+    Explain { request: RunRequest, iteration: u32, predicates: String },
 }
 
 /// Messages from the worker to the UI. Results are `playground-api`'s own data (no copy).
@@ -282,6 +285,8 @@ pub enum FromWorker {
     ShapeDone(Box<api::shape::ShapeResult>),
     /// The run stopped without a verdict (unsupported input, internal error).
     Error(String),
+    /// The answer to `Explain` (or why there is none).
+    Explanation { iteration: u32, result: Result<Box<api::explain::ExplanationData>, String> },
 }
 
 /// Where a run is, for the progress line.

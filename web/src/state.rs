@@ -49,6 +49,9 @@ pub struct RunResults {
     pub hide: Option<Box<api::hide::HideResult>>,
     /// The result of a Shape run (Shape mode).
     pub shape: Option<Box<api::shape::ShapeResult>>,
+    /// Check mode: the 1-based iterations whose explanations were asked of the worker, and the
+    /// answer when it was an error.
+    pub explaining: Vec<(u32, Option<String>)>,
 }
 
 impl Default for RunResults {
@@ -63,6 +66,7 @@ impl Default for RunResults {
             stepped: false,
             hide: None,
             shape: None,
+            explaining: Vec::new(),
         }
     }
 }
@@ -278,6 +282,8 @@ pub struct AppState {
     /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
     /// fresh one each time it grows.
     pub worker_deaths: u32,
+    /// A stepped iteration's phases shown one at a time.
+    pub reveal: crate::reveal::Reveal,
     /// The open lab view (teacher, or a student's lab) and whether its panel shows.
     pub lab: Option<crate::components::lab::LabView>,
     pub lab_panel: bool,
@@ -301,6 +307,7 @@ impl AppState {
             explain: Explain::default(),
             focus: Focus::default(),
             worker_deaths: 0,
+            reveal: crate::reveal::Reveal::default(),
             lab: None,
             lab_panel: false,
         }
@@ -319,7 +326,31 @@ impl AppState {
         self.selected.and_then(|i| self.run.iterations.get(i))
     }
 
-    /// The explanation data of the selected iteration (Abstract mode records it).
+    /// Check mode records no explanations: when the lattice, WP or solver-log tab is open on an
+    /// iteration without them, the (1-based) iteration and predicates to ask the worker for.
+    pub fn wanted_explanation(&self) -> Option<(u32, String)> {
+        let tab = self.explain.tab?;
+        let it = self.selected_iteration()?;
+        let wanted = matches!(tab, ExplainTab::Lattice | ExplainTab::Wp | ExplainTab::Solver)
+            && self.run.kind == Some(RunKind::Check)
+            && it.explanation.is_none()
+            && !self.is_running()
+            && !self.run.explaining.iter().any(|(i, _)| *i == it.index);
+        wanted.then(|| (it.index, it.predicates.clone()))
+    }
+
+    /// Check mode: the selected iteration's explanations were asked for; `Some(error)` when
+    /// they could not be computed.
+    pub fn explanation_pending(&self) -> Option<Option<&str>> {
+        let it = self.selected_iteration()?;
+        if it.explanation.is_some() {
+            return None;
+        }
+        self.run.explaining.iter().find(|(i, _)| *i == it.index).map(|(_, e)| e.as_deref())
+    }
+
+    /// The explanation data of the selected iteration (Abstract mode records it; Check mode on
+    /// demand, [`AppState::wanted_explanation`]).
     pub fn explanation(&self) -> Option<&api::explain::ExplanationData> {
         self.selected_iteration().and_then(|it| it.explanation.as_ref())
     }
@@ -415,6 +446,12 @@ pub enum Action {
     SelectTraceStep(usize),
     /// Pin lines directly (an invariant, a feasibility row).
     Focus(Focus),
+    /// Show a stepped iteration's phases one at a time (or whole).
+    SetPhaseReveal(bool),
+    /// Show the next phase of the iteration being revealed (after the last: the verdict).
+    RevealNext,
+    /// Check mode: the explanations of this (1-based) iteration were asked of the worker.
+    ExplanationRequested(u32),
     /// Open a lab view (`None`: leave the lab).
     SetLab(Option<crate::components::lab::LabView>),
     /// Open a lab as a student: its program and settings replace the session.
@@ -488,6 +525,7 @@ impl Reducible for AppState {
                 s.hover = Hover::None;
                 s.focus = Focus::default();
                 s.explain = Explain { tab: s.explain.tab, ..Explain::default() };
+                s.reveal.show_all();
             }
             Action::Worker(event) => apply_event(&mut s, event),
             Action::WorkerRespawned => s.worker = WorkerStatus::Starting,
@@ -622,6 +660,12 @@ impl Reducible for AppState {
                 }
             }
             Action::Focus(focus) => s.focus = focus,
+            Action::SetPhaseReveal(on) => {
+                s.reveal.enabled = on;
+                if !on {
+                    s.reveal.show_all();
+                }
+            }
             Action::SetLab(view) => {
                 s.lab_panel = view.is_some();
                 s.lab = view;
@@ -643,6 +687,14 @@ impl Reducible for AppState {
                     s.lab_panel = true;
                 } else {
                     s.lab_panel = !s.lab_panel;
+                }
+            }
+            Action::ExplanationRequested(iteration) => s.run.explaining.push((iteration, None)),
+            Action::RevealNext => {
+                let reveal = &mut s.reveal;
+                reveal.advance(&s.run.iterations);
+                if let Some((i, _)) = reveal.current {
+                    s.selected = Some(i);
                 }
             }
         }
@@ -707,6 +759,7 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                 Some(w) if w <= last => w,
                 _ => last,
             });
+            s.reveal.iteration_arrived(last, s.run.stepped);
         }
         FromWorker::Done(outcome) => {
             s.run.outcome = Some(outcome);
@@ -734,6 +787,18 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             s.run.shape = Some(result);
             s.run.status = RunStatus::Finished;
         }
+        FromWorker::Explanation { iteration, result } => match result {
+            Ok(data) => {
+                if let Some(it) = s.run.iterations.iter_mut().find(|it| it.index == iteration) {
+                    it.explanation = Some(*data);
+                }
+            }
+            Err(message) => {
+                if let Some(entry) = s.run.explaining.iter_mut().find(|(i, _)| *i == iteration) {
+                    entry.1 = Some(message);
+                }
+            }
+        },
         FromWorker::Error(message) => {
             if s.is_running() || s.is_paused() {
                 s.run.status = RunStatus::Failed(message);

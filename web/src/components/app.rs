@@ -264,6 +264,23 @@ pub fn app() -> Html {
         Callback::from(move |a: Action| state.dispatch(a))
     };
 
+    // Check mode records no explanations: the lattice, WP and solver-log tabs ask the worker for
+    // the selected iteration's when they open on it (issue 31 item 9).
+    {
+        let (state, bridge, dispatch) = (state.clone(), bridge.clone(), dispatch.clone());
+        use_effect_with(state.wanted_explanation(), move |wanted| {
+            if let (Some((iteration, predicates)), Some(b)) = (wanted.clone(), bridge.borrow().as_ref()) {
+                let s = &state.session;
+                b.send(&ToWorker::Explain {
+                    request: RunRequest { kind: RunKind::Check, source: s.source.clone(), predicates: s.predicates.clone(), options: s.options.clone() },
+                    iteration,
+                    predicates,
+                });
+                dispatch.emit(Action::ExplanationRequested(iteration));
+            }
+        });
+    }
+
     // Start the worker once; re-run a shared session straight away.
     let run = {
         let (state, bridge) = (state.clone(), bridge.clone());

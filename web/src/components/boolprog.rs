@@ -59,7 +59,8 @@ pub fn bool_prog_pane() -> Html {
             </Empty>
         },
         Some(it) => {
-            let on_trace: Vec<u32> = it.abstract_trace.iter().filter_map(|s| s.bp_line).collect();
+            let counterexample_shown = state.selected.is_some_and(|i| state.reveal.shows(i, crate::reveal::Phase::Counterexample));
+            let on_trace: Vec<u32> = if counterexample_shown { it.abstract_trace.iter().filter_map(|s| s.bp_line).collect() } else { Vec::new() };
             // lines with an explanation (Abstract mode): clicking them opens the explain views
             let explained: Vec<u32> =
                 it.explanation.iter().flat_map(|e| e.statements.iter().filter_map(|s| s.bp_line)).collect();

@@ -47,8 +47,13 @@ pub fn editor() -> Html {
     }
     let last_selected = state.selected == Some(state.run.iterations.len().saturating_sub(1));
     let trace_lines: Vec<u32> = match (&state.run.outcome, state.selected_iteration()) {
-        (Some(o), _) if o.verdict == Verdict::Unsafe && last_selected => o.trace.iter().map(|s| s.line).filter(|&l| l > 0).collect(),
-        (_, Some(it)) => it.abstract_trace.iter().filter_map(|s| s.c_line).collect(),
+        (Some(o), _) if o.verdict == Verdict::Unsafe && last_selected && !state.reveal.hides_verdict() => {
+            o.trace.iter().map(|s| s.line).filter(|&l| l > 0).collect()
+        }
+        // a stepped iteration's counterexample is marked once its phase is shown
+        (_, Some(it)) if state.selected.is_some_and(|i| state.reveal.shows(i, crate::reveal::Phase::Counterexample)) => {
+            it.abstract_trace.iter().filter_map(|s| s.c_line).collect()
+        }
         _ => Vec::new(),
     };
     let lit = state.highlighted_c_lines();

@@ -189,7 +189,11 @@ pub fn statement_picker() -> Html {
     let Some(explanation) = state.explanation() else {
         return html! {
             <Empty>
-                <p>{ "Explanations are recorded for Abstract mode runs: pick an example such as partition or increment, then Run." }</p>
+                { match state.explanation_pending() {
+                    Some(None) => html! { <p id="explanation-pending" role="status">{ "Computing this iteration's abstraction with its explanations…" }</p> },
+                    Some(Some(error)) => html! { <p id="explanation-error" role="alert">{ format!("No explanations for this iteration: {error}") }</p> },
+                    None => html! { <p>{ "Explanations are recorded for Abstract mode runs and, in Check mode, for the iteration selected in the timeline: Run, then pick an iteration." }</p> },
+                } }
             </Empty>
         };
     };

@@ -76,12 +76,29 @@ pub fn reveal(container: &str, item: &str) {
 pub const SHOWN_INPUTS: usize = 200;
 
 /// The items of a list of concrete inputs: the first [`SHOWN_INPUTS`], then "... N more" (a
-/// run through a loop over a large array reads hundreds of thousands of inputs).
-pub fn input_items(inputs: &[String]) -> Html {
-    let rest = inputs.len().saturating_sub(SHOWN_INPUTS);
+/// run through a loop over a large array reads hundreds of thousands of inputs). Each input
+/// is labelled with the C call and line that read it (`__VERIFIER_nondet_int()` at line 12 =
+/// 5) when the outcome says, and the line is a link to the editor.
+pub fn input_items(outcome: &playground_api::Outcome, on_line: &Callback<u32>) -> Html {
+    let labelled = outcome.input_sources.len() == outcome.inputs.len();
+    let rest = outcome.inputs.len().saturating_sub(SHOWN_INPUTS);
     html! {
         <>
-            { for inputs.iter().take(SHOWN_INPUTS).map(|i| html! { <li><code>{ i }</code></li> }) }
+            if labelled {
+                { for outcome.input_sources.iter().take(SHOWN_INPUTS).map(|i| {
+                    let line = i.line;
+                    let focus = on_line.reform(move |_: MouseEvent| line);
+                    html! {
+                        <li class="input" data-line={line.to_string()}>
+                            <code class="input-source">{ &i.source }</code>{ " at " }
+                            <button class="link-button input-line" onclick={focus} title="show the line in the editor">{ format!("line {}", i.line) }</button>
+                            { " = " }<code class="input-value">{ &i.value }</code>
+                        </li>
+                    }
+                }) }
+            } else {
+                { for outcome.inputs.iter().take(SHOWN_INPUTS).map(|i| html! { <li><code>{ i }</code></li> }) }
+            }
             if rest > 0 {
                 <li class="more-inputs">{ format!("... and {rest} more inputs") }</li>
             }

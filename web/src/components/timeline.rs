@@ -1,9 +1,12 @@
 //! The iteration timeline: one entry per CEGAR iteration (predicates, abstract counterexample,
 //! feasibility with its WP/SP conditions, predicates added), step back/forward, and the verdict.
+//! With "phase by phase", a stepped iteration's phases are revealed one at a time
+//! ([`crate::reveal`]) from a button that names the next one.
 
 use super::{use_app, use_commands, verdict::VerdictPanel, Empty};
 use crate::model::{count_predicates, is_spurious, plural};
-use crate::state::{Action, ExplainTab, RunStatus};
+use crate::reveal::Phase;
+use crate::state::{Action, AppState, ExplainTab, RunStatus};
 use playground_api::{CounterexampleSearch, IterationSnapshot};
 use yew::prelude::*;
 
@@ -18,9 +21,12 @@ fn feasibility_word(it: &IterationSnapshot) -> &'static str {
     }
 }
 
-fn summary(it: &IterationSnapshot) -> String {
+/// An entry's summary, with only the phases `shows` lets through (crate::reveal).
+fn summary(it: &IterationSnapshot, shows: &dyn Fn(Phase) -> bool) -> String {
     let steps = plural(it.abstract_trace.len(), "step");
-    let trace = match (feasibility_word(it), it.abstract_trace.is_empty()) {
+    let word = if shows(Phase::Feasibility) { feasibility_word(it) } else { "" };
+    let trace = match (word, it.abstract_trace.is_empty()) {
+        _ if !shows(Phase::Counterexample) => "model checking next".to_string(),
         (_, true) => "no abstract counterexample".to_string(),
         ("", false) => format!("counterexample ({steps})"),
         (word, false) => format!("counterexample ({steps}) {} ({})", word, it.feasibility_method),
@@ -41,6 +47,14 @@ pub fn timeline_pane() -> Html {
     let back = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::StepBack))
+    };
+    let toggle_reveal = {
+        let state = state.clone();
+        Callback::from(move |e: Event| {
+            use wasm_bindgen::JsCast;
+            let on = e.target().and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok()).is_some_and(|i| i.checked());
+            state.dispatch(Action::SetPhaseReveal(on));
+        })
     };
     let forward = {
         let step = cmds.step.clone();
@@ -82,6 +96,8 @@ pub fn timeline_pane() -> Html {
         _ => None,
     };
 
+    let index = state.selected.unwrap_or_default();
+    let shows = |phase: Phase| state.reveal.shows(index, phase);
     let details = state.selected_iteration().map(|it| {
         let open_trace = {
             let state = state.clone();
@@ -90,10 +106,10 @@ pub fn timeline_pane() -> Html {
                 state.dispatch(Action::OpenTab(ExplainTab::Trace));
             })
         };
-        let word = feasibility_word(it);
+        let word = if shows(Phase::Feasibility) { feasibility_word(it) } else { "" };
         html! {
             <div class="iteration-details" id="iteration-details">
-                if !it.abstract_trace.is_empty() {
+                if !it.abstract_trace.is_empty() && shows(Phase::Counterexample) {
                     <p class="details-line">
                         <span title={it.counterexample_search.describe()}>
                             { format!("Abstract counterexample: {}", plural(it.abstract_trace.len(), "step")) }
@@ -108,7 +124,7 @@ pub fn timeline_pane() -> Html {
                         <button class="btn btn-small open-trace" onclick={open_trace}>{ "Trace ▸" }</button>
                     </p>
                 }
-                if !it.new_predicates.is_empty() {
+                if !it.new_predicates.is_empty() && shows(Phase::Predicates) {
                     <h3>{ "New predicates" }</h3>
                     <ul class="new-preds">
                         { for it.new_predicates.iter().enumerate().map(|(i, p)| html! {
@@ -136,6 +152,12 @@ pub fn timeline_pane() -> Html {
                 <button class="btn btn-small" id="step-forward" onclick={forward} disabled={!its.is_empty() && at_last && !state.is_paused()} title="Next iteration (Alt+. or ])" aria-label="Next iteration">{ "▶" }</button>
             </div>
             <div class="pane-body timeline-body" tabindex="0" aria-label="Iterations and verdict">
+                if state.session.mode == crate::model::RunKind::Check {
+                    <label class="reveal-toggle" title="After Step, show the new iteration's phases one at a time: boolean program, abstract counterexample, feasibility, new predicates">
+                        <input type="checkbox" id="reveal-phases" checked={state.reveal.enabled} onchange={toggle_reveal} />
+                        { "Step reveals each phase (boolean program, counterexample, feasibility, predicates) on demand" }
+                    </label>
+                }
                 { for status_line }
                 if its.is_empty() && !state.is_running() {
                     <Empty>
@@ -149,14 +171,15 @@ pub fn timeline_pane() -> Html {
                             let state = state.clone();
                             Callback::from(move |_: MouseEvent| state.dispatch(Action::Select(i)))
                         };
-                        let added = it.new_predicates.len();
+                        let entry_shows = |phase: Phase| state.reveal.shows(i, phase);
+                        let added = if entry_shows(Phase::Predicates) { it.new_predicates.len() } else { 0 };
                         let selected = state.selected == Some(i);
                         html! {
                             <li class={classes!("timeline-entry", selected.then_some("selected"))} data-iteration={it.index.to_string()}>
                                 <button class="entry-button" {onclick} aria-current={selected.then_some("step")}>
                                     <span class="entry-title">
                                         <span class="entry-index">{ format!("#{}", it.index) }</span>
-                                        <span class="entry-summary">{ summary(it) }</span>
+                                        <span class="entry-summary">{ summary(it, &entry_shows) }</span>
                                     </span>
                                     if added > 0 {
                                         <span class="entry-added">{ format!("+{}", plural(added, "predicate")) }</span>
@@ -167,8 +190,41 @@ pub fn timeline_pane() -> Html {
                     }) }
                 </ol>
                 { for details }
+                { reveal_bar(&state) }
                 <VerdictPanel />
             </div>
         </>
+    }
+}
+
+/// The reveal control of a stepped iteration shown phase by phase: which phase is shown, and a
+/// button for the next one (after the last: the verdict, when the loop has ended).
+fn reveal_bar(state: &UseReducerHandle<AppState>) -> Html {
+    let Some((index, shown)) = state.reveal.current else { return html! {} };
+    let Some(it) = state.run.iterations.get(index) else { return html! {} };
+    let phases = Phase::of(it);
+    let position = phases.iter().position(|&p| p == shown).map_or(1, |k| k + 1);
+    let next = state.reveal.next_phase(&state.run.iterations);
+    let label = match next {
+        Some(p) => format!("Reveal: {} ▸", p.label()),
+        None if state.run.outcome.is_some() => "Reveal the verdict ▸".to_string(),
+        None => "Done with this iteration ▸".to_string(),
+    };
+    let onclick = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::RevealNext))
+    };
+    html! {
+        <div class="reveal-bar" id="reveal-bar">
+            <p class="reveal-status" id="reveal-status" role="status" aria-live="polite" data-phase={shown.key()}>
+                { format!("Iteration {}: phase {} of {} shown, {}.", it.index, position, phases.len(), shown.label()) }
+            </p>
+            <ol class="reveal-phases" aria-label="Phases of this iteration">
+                { for phases.iter().enumerate().map(|(k, &p)| html! {
+                    <li class={classes!(if p <= shown { "phase-shown" } else { "phase-hidden" })}>{ format!("{}. {}", k + 1, p.label()) }</li>
+                }) }
+            </ol>
+            <button class="btn btn-small btn-primary" id="reveal-next" {onclick}>{ label }</button>
+        </div>
     }
 }

@@ -1,10 +1,14 @@
 //! The trace view of the selected iteration: the abstract counterexample step by step with the
 //! values of the boolean variables in scope (clicking a step pins its C and boolean lines), the
 //! feasibility table (WP condition threads as in BOOP Fig 7.3, or NEWTON's Ω/Φ/Π columns) with
-//! the row where the contradiction appears marked, and for UNSAFE the concrete inputs and run.
+//! the row where the contradiction appears marked, and for UNSAFE the concrete inputs and run
+//! (or, for a feasible path whose run meets undefined behaviour, that run). Everything is in the
+//! source's terms (`playground_api`'s name mapping): C statements, source names, pointers as
+//! `&x`, each input with the call and line that read it, symbolic constants explained.
 
 use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::model::is_spurious;
+use crate::reveal::Phase;
 use crate::state::{Action, Focus};
 use playground_api::{AbstractStep, FeasibilityRow, Verdict};
 use yew::prelude::*;
@@ -50,6 +54,12 @@ pub fn trace_view() -> Html {
     let c_text = |line: Option<u32>| line.and_then(|l| source_lines.get((l as usize).checked_sub(1)?)).map(|s| s.trim().to_string());
     let names = variables(&it.abstract_trace);
     let selected_step = state.explain.trace_step;
+    // a stepped iteration shown phase by phase (crate::reveal)
+    let index = state.selected.unwrap_or_default();
+    let shows = |phase: Phase| state.reveal.shows(index, phase);
+    if !shows(Phase::Counterexample) {
+        return html! { <Empty><p id="trace-hidden">{ format!("Iteration {}: its abstract counterexample is the next phase: reveal it in the Iterations pane.", it.index) }</p></Empty> };
+    }
 
     let steps = it.abstract_trace.iter().enumerate().map(|(k, step)| {
         let select = {
@@ -66,6 +76,7 @@ pub fn trace_view() -> Html {
                 <td>{ &step.procedure }</td>
                 <td class="line-ref">{ line_ref(step.c_line) }</td>
                 <td class="line-ref">{ step.bp_line.map(|l| format!("b{l}")).unwrap_or_default() }</td>
+                <td>{ c_text(step.c_line).map(|c| html! { <code class="c-source step-c-source" title={c.clone()}>{ c }</code> }).unwrap_or_default() }</td>
                 <td><code class="step-statement">{ &step.statement }</code>
                     if step.kind != "Normal" && !step.kind.is_empty() { <span class="step-kind">{ &step.kind }</span> }</td>
                 { for names.iter().map(|name| {
@@ -113,18 +124,30 @@ pub fn trace_view() -> Html {
     });
 
     let last = state.selected == Some(state.run.iterations.len().saturating_sub(1));
-    let concrete = state.run.outcome.as_ref().filter(|o| last && o.verdict == Verdict::Unsafe).map(|o| {
+    let focus_line = {
+        let state = state.clone();
+        Callback::from(move |line: u32| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
+    };
+    let shown_run = |o: &playground_api::Outcome| o.verdict == Verdict::Unsafe || o.runtime_error.is_some();
+    let concrete = state.run.outcome.as_ref().filter(|o| last && shown_run(o) && !state.reveal.hides_verdict()).map(|o| {
         html! {
             <div class="concrete" id="concrete-run">
+                if let Some(e) = &o.runtime_error {
+                    <p class="runtime-error" id="runtime-error" role="note">
+                        <strong>{ format!("Undefined behaviour at line {}:{}: ", e.line, e.column) }</strong>
+                        <code class="c-source">{ &e.c_source }</code>{ format!(" — {}. ", e.message) }
+                        { "The run below, with these inputs, reaches it: the error location is never reached, so the verdict stays UNKNOWN." }
+                    </p>
+                }
                 <h4>{ "Concrete inputs" }</h4>
                 if o.inputs.is_empty() {
                     <p class="hint">{ "The program reads no input." }</p>
                 } else {
-                    <ol class="inputs" id="concrete-inputs">{ super::input_items(&o.inputs) }</ol>
+                    <ol class="inputs" id="concrete-inputs">{ super::input_items(o, &focus_line) }</ol>
                 }
                 <h4>{ format!("Concrete run ({} steps, replayed by the interpreter)", o.trace.len()) }</h4>
                 <table class="trace-table concrete-table">
-                    <thead><tr><th>{ "#" }</th><th>{ "C" }</th><th>{ "procedure" }</th><th>{ "statement" }</th><th>{ "values before" }</th></tr></thead>
+                    <thead><tr><th>{ "#" }</th><th>{ "C" }</th><th>{ "procedure" }</th><th>{ "C source" }</th><th>{ "executed" }</th><th>{ "values before" }</th></tr></thead>
                     <tbody onkeydown={roving("tr")}>
                         { for o.trace.iter().enumerate().map(|(k, s)| {
                             let line = s.line;
@@ -137,7 +160,8 @@ pub fn trace_view() -> Html {
                             html! {
                                 <tr class="concrete-row" tabindex={tab_stop(k, None)} {onclick} {onkeydown}>
                                     <td class="num">{ k + 1 }</td><td class="line-ref">{ format!("L{}", s.line) }</td><td>{ &s.procedure }</td>
-                                    <td><code>{ &s.statement }</code></td>
+                                    <td><code class="c-source">{ &s.c_source }</code></td>
+                                    <td><code class="executed">{ &s.statement }</code></td>
                                     <td>{ for s.values.iter().map(|(n, v)| html! { <span class="val">{ format!("{n}={v}") }</span> }) }</td>
                                 </tr>
                             }
@@ -157,7 +181,7 @@ pub fn trace_view() -> Html {
                 } else {
                     <span>{ format!("abstract counterexample, {} steps", it.abstract_trace.len()) }</span>
                     <span class="hint" id="counterexample-search">{ it.counterexample_search.describe() }</span>
-                    if !it.feasibility.is_empty() {
+                    if !it.feasibility.is_empty() && shows(Phase::Feasibility) {
                         <span class={classes!("feasibility-word", if is_spurious(it) { "is-spurious" } else { "is-feasible" })} id="feasibility-verdict">
                             { if is_spurious(it) { format!("spurious: {}", it.feasibility) } else { it.feasibility.clone() } }
                         </span>
@@ -168,14 +192,17 @@ pub fn trace_view() -> Html {
                 <div class="table-scroll trace-scroll">
                     <table class="trace-table" id="abstract-trace">
                         <thead><tr>
-                            <th>{ "#" }</th><th>{ "procedure" }</th><th>{ "C" }</th><th>{ "bool" }</th><th>{ "statement" }</th>
+                            <th>{ "#" }</th><th>{ "procedure" }</th><th>{ "C" }</th><th>{ "bool" }</th><th>{ "C statement" }</th><th>{ "boolean statement" }</th>
                             { for names.iter().map(|n| html! { <th class="var-head" title={n.to_string()}><span>{ *n }</span></th> }) }
                         </tr></thead>
                         <tbody onkeydown={roving("tr")}>{ for steps }</tbody>
                     </table>
                 </div>
             }
-            if !it.feasibility_table.is_empty() {
+            if !shows(Phase::Feasibility) && Phase::Feasibility.present_in(it) {
+                <p class="hint" id="feasibility-hidden">{ "Is this path feasible in the C program? The feasibility check is the next phase: reveal it in the Iterations pane." }</p>
+            }
+            if !it.feasibility_table.is_empty() && shows(Phase::Feasibility) {
                 <h4>{ format!("Feasibility: {method_title}") }</h4>
                 <div class="table-scroll">
                     <table class="trace-table feasibility-table" id="feasibility-table" data-method={it.feasibility_method.clone()}>
@@ -188,10 +215,17 @@ pub fn trace_view() -> Html {
                     </table>
                 </div>
             }
-            if let Some(why) = playground_api::refinement::explain_refinement(it) {
+            if !it.symbolic_constants.is_empty() && shows(Phase::Feasibility) {
+                <dl class="symbolic-constants" id="symbolic-constants">
+                    { for it.symbolic_constants.iter().map(|c| html! {
+                        <><dt><code>{ &c.name }</code></dt><dd>{ &c.meaning }</dd></>
+                    }) }
+                </dl>
+            }
+            if let Some(why) = playground_api::refinement::explain_refinement(it).filter(|_| shows(Phase::Predicates)) {
                 <p class="refinement-why" id="refinement-why"><strong>{ "Why it is spurious: " }</strong>{ why.sentence() }</p>
             }
-            if !it.new_predicates.is_empty() {
+            if !it.new_predicates.is_empty() && shows(Phase::Predicates) {
                 <p class="new-predicates">{ "New predicates: " }
                     { for it.new_predicates.iter().map(|p| html! { <code class="new-pred">{ p }</code> }) }</p>
             }

@@ -2,7 +2,7 @@
 //! UNKNOWN with the reason. The invariants and trace views show the same data in full.
 
 use super::use_app;
-use crate::state::{Action, ExplainTab, Hover};
+use crate::state::{Action, ExplainTab, Focus, Hover};
 use playground_api::Verdict;
 use yew::prelude::*;
 
@@ -10,6 +10,10 @@ use yew::prelude::*;
 pub fn verdict_panel() -> Html {
     let state = use_app();
     let Some(outcome) = state.run.outcome.clone() else { return html! {} };
+    // a stepped iteration shown phase by phase: the verdict waits for its last phase
+    if state.reveal.hides_verdict() {
+        return html! {};
+    }
     let hover_line = |line: u32| {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| state.dispatch(Action::Hover(Hover::CLine(line))))
@@ -35,6 +39,10 @@ pub fn verdict_panel() -> Html {
             super::app::download("predabs-report.html", &playground_api::report::report_html(&request, &outcome));
         })
     };
+    let focus_line = {
+        let state = state.clone();
+        Callback::from(move |line: u32| state.dispatch(Action::Focus(Focus { c_line: Some(line), bp_line: None })))
+    };
     let body = match outcome.verdict {
         Verdict::Safe => html! {
             <>
@@ -55,7 +63,7 @@ pub fn verdict_panel() -> Html {
                 if !outcome.inputs.is_empty() {
                     <h3>{ "Concrete inputs" }</h3>
                     <ul class="inputs">
-                        { super::input_items(&outcome.inputs) }
+                        { super::input_items(&outcome, &focus_line) }
                     </ul>
                 }
                 if !outcome.trace.is_empty() {
@@ -63,7 +71,8 @@ pub fn verdict_panel() -> Html {
                     <ol class="trace">
                         { for outcome.trace.iter().map(|s| html! {
                             <li class="trace-step" onmouseenter={hover_line(s.line)}>
-                                <span class="step-line">{ format!("L{}", s.line) }</span><code class="step-text">{ &s.statement }</code>
+                                <span class="step-line">{ format!("L{}", s.line) }</span>
+                                <code class="step-text" title={if s.c_source.is_empty() { String::new() } else { format!("C: {}", s.c_source) }}>{ &s.statement }</code>
                                 if !s.values.is_empty() {
                                     <span class="step-values">
                                         { for s.values.iter().map(|(name, v)| html! {
@@ -82,6 +91,18 @@ pub fn verdict_panel() -> Html {
             html! {
                 <>
                     <p>{ &outcome.reason }</p>
+                    if let Some(e) = &outcome.runtime_error {
+                        <p class="runtime-error" id="verdict-runtime-error">
+                            <button class="link-button" onclick={focus_line.reform({ let line = e.line; move |_: MouseEvent| line })}>
+                                { format!("line {}:{}", e.line, e.column) }</button>
+                            { ": " }<code class="c-source">{ &e.c_source }</code>{ format!(" — {}", e.message) }
+                        </p>
+                        if !outcome.inputs.is_empty() {
+                            <h3>{ "Inputs that reach it" }</h3>
+                            <ul class="inputs">{ super::input_items(&outcome, &focus_line) }</ul>
+                        }
+                        <p><button class="btn btn-small" onclick={open(ExplainTab::Trace)}>{ "The run in the trace view ▸" }</button></p>
+                    }
                     if !errors.is_empty() {
                         <ul class="verdict-errors" id="verdict-errors">
                             { for errors.iter().take(5).map(|d| html! {

@@ -1,0 +1,170 @@
+//! Phase-by-phase reveal of a stepped CEGAR run (issue 31, "step-by-step reveal"): after Step
+//! computes one iteration, its phases — the boolean program (C2BP's abstraction), the abstract
+//! counterexample (BEBOP's model checking), its feasibility (BOOP §7.3, WP along the path) and
+//! the new predicates (refinement) — are shown one at a time as the student asks, in the order
+//! of the loop (BOOP Fig 3.1); the verdict stays hidden until the last phase is shown.
+
+use playground_api::IterationSnapshot;
+
+/// A phase of one CEGAR iteration, in the loop's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    BooleanProgram,
+    Counterexample,
+    Feasibility,
+    Predicates,
+}
+
+impl Phase {
+    pub const ALL: [Phase; 4] = [Phase::BooleanProgram, Phase::Counterexample, Phase::Feasibility, Phase::Predicates];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Phase::BooleanProgram => "boolean program",
+            Phase::Counterexample => "abstract counterexample",
+            Phase::Feasibility => "feasibility",
+            Phase::Predicates => "new predicates",
+        }
+    }
+
+    /// The name in links (`phase=feasibility`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Phase::BooleanProgram => "boolean-program",
+            Phase::Counterexample => "counterexample",
+            Phase::Feasibility => "feasibility",
+            Phase::Predicates => "predicates",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.key() == key)
+    }
+
+    /// Whether `it` has this phase: a safe boolean program has no counterexample, a loop that
+    /// stopped has no feasibility check, a feasible path no new predicates.
+    pub fn present_in(self, it: &IterationSnapshot) -> bool {
+        match self {
+            Phase::BooleanProgram => true,
+            Phase::Counterexample => !it.abstract_trace.is_empty(),
+            Phase::Feasibility => !it.feasibility.is_empty() || !it.feasibility_table.is_empty(),
+            Phase::Predicates => !it.new_predicates.is_empty(),
+        }
+    }
+
+    /// The phases of `it`, in order.
+    pub fn of(it: &IterationSnapshot) -> Vec<Phase> {
+        Phase::ALL.into_iter().filter(|p| p.present_in(it)).collect()
+    }
+}
+
+/// Which phases are shown.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Reveal {
+    /// The student asked for phases one at a time (the timeline's "phase by phase").
+    pub enabled: bool,
+    /// The iteration (index into the run's iterations) being revealed and its last phase
+    /// shown; `None`: everything is shown.
+    pub current: Option<(usize, Phase)>,
+}
+
+impl Reveal {
+    /// Whether `phase` of iteration `index` is shown.
+    pub fn shows(&self, index: usize, phase: Phase) -> bool {
+        match self.current {
+            Some((i, shown)) if i == index => phase <= shown,
+            Some((i, _)) => index < i,
+            None => true,
+        }
+    }
+
+    /// The verdict waits until the newest iteration is shown in full.
+    pub fn hides_verdict(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// A stepped run finished iteration `index`: start showing it from its boolean program.
+    pub fn iteration_arrived(&mut self, index: usize, stepped: bool) {
+        self.current = (self.enabled && stepped).then_some((index, Phase::BooleanProgram));
+    }
+
+    /// The next phase of the iteration being revealed (`None` when it is shown in full).
+    pub fn next_phase(&self, iterations: &[IterationSnapshot]) -> Option<Phase> {
+        let (i, shown) = self.current?;
+        Phase::of(iterations.get(i)?).into_iter().find(|&p| p > shown)
+    }
+
+    /// Shows one more phase; after the last, everything (and the verdict).
+    pub fn advance(&mut self, iterations: &[IterationSnapshot]) {
+        self.current = match (self.current, self.next_phase(iterations)) {
+            (Some((i, _)), Some(p)) if Phase::of(&iterations[i]).last() != Some(&p) => Some((i, p)),
+            _ => None,
+        };
+    }
+
+    pub fn show_all(&mut self) {
+        self.current = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use playground_api::AbstractStep;
+
+    fn spurious() -> IterationSnapshot {
+        IterationSnapshot {
+            abstract_trace: vec![AbstractStep {
+                procedure: "main".into(),
+                bp_line: Some(1),
+                c_line: Some(1),
+                statement: "skip;".into(),
+                kind: String::new(),
+                valuation: Vec::new(),
+            }],
+            feasibility: "infeasible".into(),
+            new_predicates: vec!["x == 0".into()],
+            ..IterationSnapshot::default()
+        }
+    }
+
+    #[test]
+    fn phases_come_one_at_a_time_in_the_loops_order_then_the_verdict() {
+        let its = vec![spurious(), spurious()];
+        let mut reveal = Reveal { enabled: true, current: None };
+        reveal.iteration_arrived(1, true);
+        assert!(reveal.shows(0, Phase::Predicates), "earlier iterations are shown in full");
+        assert!(reveal.shows(1, Phase::BooleanProgram));
+        assert!(!reveal.shows(1, Phase::Counterexample));
+        assert!(reveal.hides_verdict());
+        let mut seen = vec![Phase::BooleanProgram];
+        while let Some(p) = reveal.next_phase(&its) {
+            reveal.advance(&its);
+            seen.push(p);
+        }
+        assert_eq!(seen, Phase::ALL.to_vec());
+        assert!(!reveal.hides_verdict());
+        assert!(reveal.shows(1, Phase::Predicates));
+    }
+
+    #[test]
+    fn a_safe_boolean_program_has_one_phase_and_unstepped_runs_show_everything() {
+        let safe = vec![IterationSnapshot::default()];
+        let mut reveal = Reveal { enabled: true, current: None };
+        reveal.iteration_arrived(0, true);
+        assert_eq!(reveal.next_phase(&safe), None, "nothing but the boolean program");
+        reveal.iteration_arrived(0, false);
+        assert_eq!(reveal.current, None, "Run shows iterations whole");
+        let mut off = Reveal::default();
+        off.iteration_arrived(0, true);
+        assert_eq!(off.current, None);
+    }
+
+    #[test]
+    fn phase_keys_round_trip() {
+        for p in Phase::ALL {
+            assert_eq!(Phase::from_key(p.key()), Some(p));
+        }
+        assert_eq!(Phase::from_key("verdict"), None);
+    }
+}
