@@ -1,7 +1,7 @@
 // Screenshots of the two gallery labs (issue 31) into docs/screenshots/, at 1280x800 and at
 // 683x768 (half of a 1366x768 screen), run after a build:
 //   cd tests/e2e && node lab-screenshots.mjs      (DIST_DIR=..., OUT_DIR=... to change folders)
-// Each lab is opened from the Examples menu, run, and one task answered wrong (the hint shows)
+// Each lab is opened from the Lab panel's gallery, run, and one task answered wrong (the hint shows)
 // and one right; the teacher view is shot once with a task filled from the run.
 import path from 'node:path';
 import fs from 'node:fs';
@@ -16,12 +16,14 @@ const shots = [];
 async function shot(page, name) {
   const file = path.join(OUT, `${name}.png`);
   await page.mouse.move(1, 1);
+  await page.evaluate(() => document.getElementById('lab-panel')?.scrollTo(0, 0));
   await page.screenshot({ path: file });
   shots.push(file);
 }
 
 async function openLab(page, id) {
-  await page.click('#examples-button');
+  if (await page.locator('#lab-leave').count()) await page.click('#lab-leave');
+  await page.click('#lab-button');
   await page.click(`[data-lab="${id}"]`);
   await page.locator(`#lab-student[data-lab="${id}"]`).waitFor();
   await runToVerdict(page);
@@ -41,7 +43,6 @@ try {
       await page.fill('#lab-answer-2', '!{curr == NULL}');
       await page.click('#lab-check-2');
       await page.locator('#lab-mark-2', { hasText: 'Right.' }).waitFor();
-      await page.locator('#lab-panel-heading').focus();
       await shot(page, `lab-partition-${size}`);
       await openLab(page, 'boop-testdev');
       await page.fill('#lab-answer-1', 'feasible');
@@ -49,7 +50,6 @@ try {
       await page.locator('#lab-hint-1').waitFor();
       await page.click('#lab-check-3');
       await page.locator('#lab-mark-3', { hasText: 'Right.' }).waitFor();
-      await page.locator('#lab-panel-heading').focus();
       await shot(page, `lab-testdev-${size}`);
       if (w === 1280) {
         await page.click('#lab-leave');

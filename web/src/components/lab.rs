@@ -296,6 +296,14 @@ fn kind_of(q: &Question) -> &'static str {
     }
 }
 
+/// Puts the lab panel's top edge at the top bar's bottom edge.
+fn fit_below_top_bar() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let (Some(bar), Some(panel)) = (document.query_selector(".topbar").ok().flatten(), document.get_element_by_id("lab-panel")) else { return };
+    let bottom = bar.get_bounding_client_rect().bottom().max(0.0);
+    let _ = panel.set_attribute("style", &format!("top: {bottom:.0}px"));
+}
+
 #[function_component(LabPanel)]
 pub fn lab_panel() -> Html {
     let state = use_app();
@@ -308,16 +316,21 @@ pub fn lab_panel() -> Html {
         Some(LabView::Student(lab)) => html! { <StudentView key={format!("{}-{}", lab.id, lab.digest())} lab={lab.clone()} /> },
         _ => html! { <TeacherView /> },
     };
-    // the panel takes the focus when it opens (the Lab button gets it back when it hides)
+    // the panel takes the focus when it opens (the Lab button gets it back when it hides), and
+    // starts below the top bar, which wraps to two or three rows on narrow windows
     use_effect_with((), |_| {
         super::app::focus("#lab-panel-heading");
-        || {
+        fit_below_top_bar();
+        let resize = gloo::events::EventListener::new(&gloo::utils::window(), "resize", |_| fit_below_top_bar());
+        move || {
+            drop(resize);
             super::app::focus("#lab-button");
         }
     });
+    use_effect(fit_below_top_bar);
     let heading = match &state.lab {
         Some(LabView::Student(_)) => "Lab",
-        _ => "Lab: teacher view",
+        _ => "Labs",
     };
     html! {
         <aside class="lab-panel" id="lab-panel" aria-labelledby="lab-panel-heading">
@@ -723,7 +736,7 @@ fn teacher_view() -> Html {
         };
         html! {
             <li class="lab-task lab-task-edit" id={format!("lab-edit-{n}")}>
-                <p class="lab-kind">{ format!("Task {n}: {}", question_label(&task.question)) }</p>
+                <p class="lab-kind">{ question_label(&task.question) }</p>
                 if let Some(iteration) = iteration {
                     <label for={format!("lab-t{n}-iteration")}>{ "Iteration" }</label>
                     <input id={format!("lab-t{n}-iteration")} type="number" min="1" value={iteration.to_string()} onchange={set_iteration} />
@@ -764,27 +777,26 @@ fn teacher_view() -> Html {
             </table>
         }
     });
-    let gallery = lab::GALLERY.iter().map(|(id, _)| {
+    let gallery = lab::GALLERY.iter().filter_map(|(id, _)| Some((*id, Rc::new(lab::gallery_lab(id)?.ok()?)))).map(|(id, lab)| {
         let state = state.clone();
-        let id = *id;
-        let open = Callback::from(move |_: MouseEvent| {
-            if let Some(Ok(lab)) = lab::gallery_lab(id) {
-                state.dispatch(Action::OpenLab(Rc::new(lab)));
-            }
-        });
-        html! { <button class="btn btn-small" data-lab={id} id={format!("lab-gallery-{id}")} onclick={open}>{ format!("Open {id}") }</button> }
+        let title = lab.title.clone();
+        let open = Callback::from(move |_: MouseEvent| state.dispatch(Action::OpenLab(lab.clone())));
+        html! { <li><button class="btn btn-small" data-lab={id} id={format!("lab-gallery-{id}")} onclick={open}>{ title }</button></li> }
     });
     html! {
         <div class="lab-teacher" id="lab-teacher">
             <p class="lab-intro">{ "Author a lab from the playground's program and settings, share it as a link or a file, and check the submissions students send back." }</p>
-            <div class="lab-row">{ "Gallery labs (as a student): " }{ for gallery }</div>
+            <h3 id="lab-gallery-heading">{ "Gallery labs" }</h3>
+            <p class="lab-format">{ "Work through one as a student: predict, then check." }</p>
+            <ul class="lab-gallery" aria-labelledby="lab-gallery-heading">{ for gallery }</ul>
+            <h3>{ "Author a lab" }</h3>
             <label for="lab-id">{ "Lab id (letters, digits, -)" }</label>
             <input id="lab-id" type="text" value={draft.id.clone()} onchange={update(Rc::new(|d: &mut LabDraft, v: String| d.id = v.trim().to_string()))} />
             <label for="lab-title">{ "Title" }</label>
             <input id="lab-title" type="text" value={draft.title.clone()} onchange={update(Rc::new(|d: &mut LabDraft, v: String| d.title = v))} />
             <label for="lab-intro">{ "Introduction" }</label>
             <textarea id="lab-intro" rows="3" value={draft.introduction.clone()} onchange={update(Rc::new(|d: &mut LabDraft, v: String| d.introduction = v))} />
-            <p class="lab-format">{ format!("Program: {} mode, {} lines, {} of predicates.", run_kind(draft.request.mode).label(), draft.request.source.lines().count(), draft.request.predicates.lines().filter(|l| !l.trim().is_empty()).count()) }</p>
+            <p class="lab-format">{ format!("Program: {} mode, {}, {}.", run_kind(draft.request.mode).label(), crate::model::plural(draft.request.source.lines().count(), "line"), crate::model::plural(crate::model::count_predicates(&draft.request.predicates), "predicate")) }</p>
             <div class="lab-row">
                 <button class="btn btn-small" id="lab-take" onclick={take}>{ "Use the playground's program" }</button>
                 <button class="btn btn-small" id="lab-fill" onclick={fill}>{ "Fill answers from the last run" }</button>

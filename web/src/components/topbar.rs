@@ -114,23 +114,6 @@ pub fn top_bar() -> Html {
                         </li>
                     }
                 }) }
-                { for playground_api::lab::GALLERY.iter().filter_map(|(id, _)| Some((*id, playground_api::lab::gallery_lab(id)?.ok()?))).map(|(id, lab)| {
-                    let state = state.clone();
-                    let lab = std::rc::Rc::new(lab);
-                    let title = lab.title.clone();
-                    let onclick = Callback::from(move |e: MouseEvent| {
-                        e.stop_propagation();
-                        state.dispatch(Action::OpenLab(lab.clone()));
-                    });
-                    html! {
-                        <li role="none">
-                            <button role="menuitem" class="example example-lab" data-lab={id} tabindex="-1" {onclick}>
-                                <span class="example-title">{ format!("Lab: {title}") }</span>
-                                <span class="example-note">{ "Exercises with hidden answers: predict, then check (opens the lab panel)." }</span>
-                            </button>
-                        </li>
-                    }
-                }) }
             </ul>
         }
     });
@@ -201,7 +184,7 @@ pub fn top_bar() -> Html {
                         let state = state.clone();
                         Callback::from(move |_: MouseEvent| state.dispatch(Action::ToggleLabPanel))
                     }} aria-expanded={state.lab_panel.to_string()} aria-controls="lab-panel"
-                    title="Labs: author exercises with hidden answers, or work through one">{ "Lab" }</button>
+                    title="Labs: the gallery labs, or author exercises with hidden answers">{ "Lab" }</button>
                 <button id="share" class="btn" onclick={click(cmds.share.clone())} title="Copy a link to this session">{ "Share" }</button>
                 <button id="download" class="btn" onclick={click(cmds.download.clone())}
                     title={if state.session.mode == RunKind::ModelCheck { "Download program.bp" } else { "Download program.c" }}
