@@ -2,11 +2,12 @@
 // seals it into a link; a student opens the link in a fresh profile, answers one task wrong (a
 // hint appears) and then right, answers the next one in another spelling, exports the
 // submission; the teacher loads it and sees it checked. axe-core audits both lab views. A
-// damaged lab link gives a readable notice, never a broken page.
+// damaged lab link gives a readable notice, never a broken page. With SHOTS_DIR set, the
+// teacher view and the two gallery labs are shot at 1280x800 and 683x768 (docs/screenshots/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { useSite, launch, open, engineVersion, loadExample, setOption, runToVerdict, seriousViolations } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, setOption, runToVerdict, seriousViolations, screenshots } from './harness.mjs';
 
 const site = useSite();
 
@@ -57,6 +58,7 @@ test('a lab authored by a teacher, worked through by a student from its link, an
   const link = await page.inputValue('#lab-link');
   assert.ok(link.includes('#lab=v1,'), link);
   assert.ok(!link.includes(expected2.replace(/\s/g, '')), 'the answer is not readable in the link');
+  await screenshots(page, 'lab-teacher', '#lab-edit-1');
   for (const v of await seriousViolations(page)) errors.push(`axe (teacher view): ${v}`);
 
   // the student: a fresh profile opens the link
@@ -147,10 +149,20 @@ test('the gallery labs open from the Lab panel and check answers', async () => {
     await page.fill('#lab-answer-1', '{curr == NULL}');
     await page.click('#lab-check-1');
     await page.locator('#lab-mark-1', { hasText: 'Right.' }).waitFor();
+    await page.fill('#lab-answer-2', '{curr == NULL}');
+    await page.click('#lab-check-2');
+    await page.locator('#lab-hint-2').waitFor();
+    await page.mouse.move(1, 1);
+    await screenshots(page, 'lab-partition', '#lab-title-text');
     await openGalleryLab(page, 'boop-testdev');
     assert.equal(await runToVerdict(page), 'UNSAFE');
+    await page.fill('#lab-answer-1', 'yes');
+    await page.click('#lab-check-1');
+    await page.locator('#lab-mark-1').waitFor();
     await page.click('#lab-check-3');
     await page.locator('#lab-mark-3', { hasText: 'Right.' }).waitFor();
+    await page.mouse.move(1, 1);
+    await screenshots(page, 'lab-testdev', '#lab-title-text');
     for (const v of await seriousViolations(page)) errors.push(`axe (gallery lab): ${v}`);
     assert.deepEqual(errors, []);
   } finally {
