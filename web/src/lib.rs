@@ -9,10 +9,11 @@
 //! - [`components`]: the panes and the explain views; [`highlight`], [`share`], [`storage`],
 //!   [`examples`]; pure helpers of the views: [`lattice`] (Hasse diagram layout), [`formula`]
 //!   (readable invariants), [`markdown`] (lab notes), [`reveal`] (a stepped iteration's phases
-//!   one at a time).
+//!   one at a time), [`deeplink`] (links to a place of a run).
 
 pub mod bridge;
 pub mod components;
+pub mod deeplink;
 pub mod engine;
 pub mod examples;
 pub mod formula;

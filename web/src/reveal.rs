@@ -108,16 +108,19 @@ impl Reveal {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use playground_api::AbstractStep;
 
-    fn spurious() -> IterationSnapshot {
+    /// A spurious iteration `index` with a one-step counterexample and a new predicate (also
+    /// the deep links' test fixture).
+    pub(crate) fn spurious(index: u32) -> IterationSnapshot {
         IterationSnapshot {
+            index,
             abstract_trace: vec![AbstractStep {
                 procedure: "main".into(),
-                bp_line: Some(1),
-                c_line: Some(1),
+                bp_line: Some(4),
+                c_line: Some(7),
                 statement: "skip;".into(),
                 kind: String::new(),
                 valuation: Vec::new(),
@@ -130,7 +133,7 @@ mod tests {
 
     #[test]
     fn phases_come_one_at_a_time_in_the_loops_order_then_the_verdict() {
-        let its = vec![spurious(), spurious()];
+        let its = vec![spurious(1), spurious(2)];
         let mut reveal = Reveal { enabled: true, current: None };
         reveal.iteration_arrived(1, true);
         assert!(reveal.shows(0, Phase::Predicates), "earlier iterations are shown in full");

@@ -284,6 +284,9 @@ pub struct AppState {
     pub worker_deaths: u32,
     /// A stepped iteration's phases shown one at a time.
     pub reveal: crate::reveal::Reveal,
+    /// A deep link's place, applied when the run's results (or, for a statement, the
+    /// explanations) are in.
+    pub pending_link: Option<crate::deeplink::DeepLink>,
     /// The open lab view (teacher, or a student's lab) and whether its panel shows.
     pub lab: Option<crate::components::lab::LabView>,
     pub lab_panel: bool,
@@ -308,6 +311,7 @@ impl AppState {
             focus: Focus::default(),
             worker_deaths: 0,
             reveal: crate::reveal::Reveal::default(),
+            pending_link: None,
             lab: None,
             lab_panel: false,
         }
@@ -775,6 +779,9 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                     });
                 }
             }
+            if let Some(link) = s.pending_link.take() {
+                crate::deeplink::apply(link, s);
+            }
         }
         FromWorker::HideDone(result) => {
             // the C program's problems go to the editor; the abstraction file's stay in the pane
@@ -791,6 +798,13 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             Ok(data) => {
                 if let Some(it) = s.run.iterations.iter_mut().find(|it| it.index == iteration) {
                     it.explanation = Some(*data);
+                }
+                // a deep link's statement and predicate waited for them
+                if s.explanation().is_some() {
+                    if let Some(link) = s.pending_link.take() {
+                        let problems = crate::deeplink::apply_statement(&link, s);
+                        crate::deeplink::notify(s, problems);
+                    }
                 }
             }
             Err(message) => {

@@ -81,6 +81,16 @@ fn initial_state() -> (AppState, bool) {
         (AppState::new(session, notice), run)
     };
     state.embed = q.embed;
+    // a deep link's place (crate::deeplink): the mode now, the rest after the run
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let (link, problems) = crate::deeplink::DeepLink::parse(&search);
+    if let Some(mode) = link.mode {
+        state.session.mode = mode;
+    }
+    if !link.is_empty() {
+        state.pending_link = Some(link);
+    }
+    crate::deeplink::notify(&mut state, problems);
     state.prefs = if q.embed { Prefs::default() } else { storage::load_prefs() };
     if q.present {
         state.prefs.presenter = true;
@@ -418,11 +428,12 @@ pub fn app() -> Html {
                 storage::save_link(&fragment);
             }
             let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+            let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
             let href = if state.embed {
-                let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
                 format!("{base}#{fragment}")
             } else {
-                href
+                // the place shown now goes with the link (crate::deeplink)
+                format!("{base}{}#{fragment}", crate::deeplink::of(&state).to_query())
             };
             state.dispatch(Action::Shared(href.clone(), CopyStatus::Pending));
             let done = {
