@@ -11,6 +11,7 @@ pub mod refinement;
 pub mod report;
 pub mod pushdown;
 pub mod query;
+pub mod query;
 mod run;
 pub mod shape;
 pub mod share;

@@ -1,10 +1,14 @@
 //! The invariants view: the reachable states at each program point the model checker reports
 //! (procedure entries, labels, loop heads) as readable formulas over the predicates, each linked
-//! to its line.
+//! to its line. Below them, C2BP §2.2's question: does the invariant at a C label imply a C
+//! expression (`L: prev != curr` on partition)? Answered by `playground_api::query` (the engine
+//! function of `predabs abstract --query`), with the solver query shown.
 
 use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::formula::readable;
+use crate::model::{RunKind, RunRequest};
 use crate::state::{Action, Focus};
+use playground_api::query::{QueryAnswer, QueryVerdict};
 use yew::prelude::*;
 
 #[function_component(InvariantsView)]
@@ -31,6 +35,9 @@ pub fn invariants_view() -> Html {
     html! {
         <div class="invariants-view">
             <p class="hint">{ hint }</p>
+            if outcome.invariant_source.is_empty() || outcome.invariant_source == "boolean_program" {
+                <QueryForm />
+            }
             <table class="trace-table invariants-table" id="invariants-table">
                 <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
                 <tbody onkeydown={roving("tr")}>
@@ -54,6 +61,85 @@ pub fn invariants_view() -> Html {
                     }) }
                 </tbody>
             </table>
+        </div>
+    }
+}
+
+/// The `LABEL: EXPR` field and its answer. The question is asked of the program in the editor
+/// abstracted with the run's predicates (Abstract mode: the predicates pane; Check mode: the
+/// final predicates of the run) under the current settings.
+#[function_component(QueryForm)]
+fn query_form() -> Html {
+    let state = use_app();
+    let text = use_state(String::new);
+    let answer = use_state(|| None::<QueryAnswer>);
+    let oninput = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            text.set(input.value());
+        })
+    };
+    let onsubmit = {
+        let (state, text, answer) = (state.clone(), text.clone(), answer.clone());
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let question = text.trim().to_string();
+            if question.is_empty() {
+                return;
+            }
+            let session = &state.session;
+            let predicates = match (session.mode, state.run.outcome.as_ref()) {
+                (RunKind::Check, Some(outcome)) => outcome.final_predicates.clone(),
+                _ => session.predicates.clone(),
+            };
+            let request = crate::engine::api_request(&RunRequest {
+                kind: RunKind::Abstract,
+                source: session.source.clone(),
+                predicates: String::new(),
+                options: session.options.clone(),
+            });
+            answer.set(Some(playground_api::query::answer(&request, &predicates, &question)));
+        })
+    };
+    html! {
+        <form class="invariant-query" id="invariant-query-form" {onsubmit}>
+            <label for="invariant-query">{ "Does the invariant at a label imply an expression? (C2BP §2.2)" }</label>
+            <div class="invariant-query-row">
+                <input id="invariant-query" type="text" size="40" spellcheck="false" value={(*text).clone()} {oninput}
+                    placeholder="LABEL: EXPR, e.g. L: prev != curr" aria-describedby="query-answer" />
+                <button id="invariant-query-ask" type="submit">{ "Ask" }</button>
+            </div>
+            <div id="query-answer" aria-live="polite">
+                if let Some(a) = answer.as_ref() {
+                    { answer_view(a) }
+                }
+            </div>
+        </form>
+    }
+}
+
+fn answer_view(a: &QueryAnswer) -> Html {
+    let verdict = match a.verdict {
+        QueryVerdict::Holds => "holds",
+        QueryVerdict::DoesNotHold => "does_not_hold",
+        QueryVerdict::Unknown => "unknown",
+        QueryVerdict::Error => "error",
+    };
+    html! {
+        <div class="query-answer" data-verdict={verdict}>
+            if a.verdict == QueryVerdict::Error {
+                <p><strong class="query-verdict">{ "Cannot ask: " }</strong><code class="query-reason">{ &a.reason }</code></p>
+            } else {
+                <p><code>{ format!("{}: {}", a.label, a.expression) }</code>{ " " }<strong class="query-verdict">{ a.verdict.as_str() }</strong>
+                    if !a.reason.is_empty() { { format!(" ({})", a.reason) } }</p>
+                if !a.invariant.is_empty() {
+                    <p class="hint">{ format!("invariant at {}: ", a.label) }<code class="query-invariant">{ readable(&a.invariant) }</code></p>
+                }
+                if !a.solver_query.is_empty() {
+                    <p class="hint">{ format!("solver query ({} integers): valid? ", a.integers) }<code class="query-solver">{ &a.solver_query }</code></p>
+                }
+            }
         </div>
     }
 }
