@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use witness::correctness;
 use witness::source::SourceIndex;
-use witness::{c_front, c_ir};
+use witness::c_ir;
 use witness::{CorrectnessWitness, DataModel, Invariant, InvariantKind, Location, Producer, Validity, ViolationWitness, Witness};
 
 fn data_model(text: &str) -> Result<DataModel, String> {
@@ -39,10 +39,18 @@ fn producer() -> Producer {
 
 /// The correctness witness's invariants: each loop-head invariant of the outcome placed at its
 /// source loop (several IR heads at one loop are joined by `||`, which each of them implies).
-fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceIndex, file_name: &str) -> Vec<Invariant> {
+/// Second result: why an invariant was left out (printed as notes; a left-out invariant makes
+/// the witness weaker, never wrong).
+fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceIndex, file_name: &str) -> (Vec<Invariant>, Vec<String>) {
     let mut at_loop: BTreeMap<u32, (String, Vec<String>)> = BTreeMap::new();
+    let mut notes = Vec::new();
     for inv in outcome.invariants.iter().filter(|i| i.location == "at loop head") {
-        let Some(proc) = program.proc_by_name(&inv.procedure) else { continue };
+        let line = inv.c_line.unwrap_or(0);
+        let mut skip = |why: &str| notes.push(format!("the invariant of `{}` at line {line} is left out: {why}", inv.procedure));
+        let Some(proc) = program.proc_by_name(&inv.procedure) else {
+            skip("its function is not in the program");
+            continue;
+        };
         let heads: Vec<u32> = program.proc(proc).loop_heads().into_iter().filter(|&h| h != 0).collect();
         let on_line: Vec<u32> = heads
             .into_iter()
@@ -53,23 +61,31 @@ fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceInd
             .filter_map(|&h| correctness::loop_of_head(program, index, c_ir::StmtRef { proc, index: h }).map(|s| s.keyword))
             .collect();
         let Some(&keyword) = sites.first().filter(|_| sites.iter().all(|&k| k == sites[0])) else {
+            skip("no single source loop starts on that line");
             continue;
         };
         let Some(site) = index.loops.iter().find(|l| l.keyword == keyword) else {
+            skip("no source loop at its keyword");
             continue;
         };
-        let Some(formula) = c_front::parse_expression(program, Some(proc), &inv.formula).0 else {
-            continue;
+        let formula = match correctness::read_invariant(program, proc, &inv.formula) {
+            Ok(f) => f,
+            Err(why) => {
+                skip(&format!("its formula cannot be read back ({why})"));
+                continue;
+            }
         };
         let text = correctness::c_expression(program, index, proc, correctness::scope_point(site), &formula);
         let entry = at_loop.entry(keyword).or_insert_with(|| (program.proc(proc).name.clone(), Vec::new()));
         // `None`: nothing expressible, i.e. `1`, which makes the disjunction trivial
         entry.1.push(text.unwrap_or_else(|| "1".to_string()));
     }
-    at_loop
+    let invariants = at_loop
         .into_iter()
         .filter_map(|(keyword, (function, texts))| {
+            let (line, column) = index.line_col(keyword);
             if texts.iter().any(|t| t == "1") {
+                notes.push(format!("the invariant of `{function}` at line {line} is left out: nothing of it can be said over the variables in scope there"));
                 return None;
             }
             let value = if texts.len() == 1 {
@@ -77,7 +93,6 @@ fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceInd
             } else {
                 texts.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" || ")
             };
-            let (line, column) = index.line_col(keyword);
             Some(Invariant {
                 kind: InvariantKind::Loop,
                 location: Location {
@@ -89,7 +104,8 @@ fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceInd
                 value,
             })
         })
-        .collect()
+        .collect();
+    (invariants, notes)
 }
 
 /// Writes the witness for `outcome` (SAFE or UNSAFE) of `source` to `out`; returns a summary line.
@@ -113,7 +129,10 @@ pub fn write(outcome: &Outcome, file_name: &str, source: &str, data_model_text: 
             (Witness::Violation(ViolationWitness::from_waypoints(metadata, waypoints)), summary)
         }
         Verdict::Safe => {
-            let invariants = loop_invariants(outcome, &program, &index, file_name);
+            let (invariants, notes) = loop_invariants(outcome, &program, &index, file_name);
+            for n in &notes {
+                eprintln!("witness: {n}");
+            }
             let summary = format!("correctness witness with {} loop invariants", invariants.len());
             (Witness::Correctness(CorrectnessWitness { metadata, invariants }), summary)
         }

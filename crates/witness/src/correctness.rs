@@ -30,8 +30,66 @@ enum Class {
 
 enum Approx {
     Const(bool),
-    Text(String, Class),
+    Text(Text),
 }
+
+/// A printed formula: its text and class, and what c-front's nesting check (`c_front::nesting`)
+/// will count for it: `ops`, the operator tokens and opening brackets in its outermost frame
+/// (`a != b && c`: 2), and `inner`, how much deeper than that its parenthesised parts reach.
+struct Text {
+    text: String,
+    class: Class,
+    ops: usize,
+    inner: usize,
+}
+
+impl Text {
+    fn atom(text: String) -> Text {
+        let (ops, inner) = frame_counts(&text);
+        Text { text, class: Class::Atom, ops, inner }
+    }
+
+    fn parenthesised(self) -> Text {
+        Text { text: format!("({})", self.text), class: Class::Atom, ops: 1, inner: self.depth() }
+    }
+
+    /// The nesting depth of the text, counted as c-front does.
+    fn depth(&self) -> usize {
+        self.ops + self.inner + 1
+    }
+}
+
+/// `(ops, inner)` of a printed comparison: operator tokens and brackets at its top level, and
+/// the depth its brackets add (an over-estimate: every run of operator characters is a token).
+fn frame_counts(text: &str) -> (usize, usize) {
+    let mut stack = vec![0usize];
+    let (mut inner, mut previous_operator) = (0usize, false);
+    for c in text.chars() {
+        let operator = "+-*/%<>=!&|^~?:".contains(c);
+        match c {
+            '(' | '[' => {
+                *stack.last_mut().unwrap_or(&mut 0) += 1;
+                stack.push(0);
+            }
+            ')' | ']' if stack.len() > 1 => {
+                let depth: usize = stack.iter().sum::<usize>() + stack.len() - 1;
+                inner = inner.max(depth.saturating_sub(stack[0]));
+                stack.pop();
+            }
+            _ if operator && !previous_operator => *stack.last_mut().unwrap_or(&mut 0) += 1,
+            _ => {}
+        }
+        previous_operator = operator;
+    }
+    (stack[0], inner)
+}
+
+/// The deepest nesting an invariant is printed with when it can be helped: c-front (and so
+/// `predabs validate`) rejects expressions nested more than 256 levels, and other parsers have
+/// limits of their own. c-front counts every operator of one parenthesis level as a level, so
+/// a formula that would be deeper is printed again with at most 48, 12, then 3 operators per
+/// parenthesis level (depth logarithmic in the formula's size).
+const MAX_DEPTH: usize = 128;
 
 struct Printer<'a> {
     program: &'a Program,
@@ -39,6 +97,8 @@ struct Printer<'a> {
     proc: ProcId,
     /// Where the expression must make sense (scope and shadowing are checked there).
     at: u32,
+    /// The most operators printed at one parenthesis level (see `MAX_DEPTH`).
+    max_ops: usize,
 }
 
 fn c_type(ty: &Type) -> Option<&'static str> {
@@ -159,30 +219,36 @@ impl Printer<'_> {
             ExprKind::Const(v) if e.ty == Type::Bool => Approx::Const(*v != 0),
             ExprKind::Unary(UnaryOp::Not, a) => match self.approx(a, !positive) {
                 Approx::Const(b) => Approx::Const(!b),
-                Approx::Text(t, Class::Atom) => Approx::Text(format!("!({t})"), Class::Atom),
-                Approx::Text(t, _) => Approx::Text(format!("!({t})"), Class::Atom),
+                Approx::Text(t) => Approx::Text(Text { text: format!("!({})", t.text), class: Class::Atom, ops: 2, inner: t.depth() }),
             },
             ExprKind::Binary(op @ (BinaryOp::And | BinaryOp::Or), a, b) => {
                 let is_and = *op == BinaryOp::And;
                 let class = if is_and { Class::And } else { Class::Or };
-                let mut parts = Vec::new();
+                let mut parts: Vec<Text> = Vec::new();
                 for x in [a, b] {
                     match self.approx(x, positive) {
                         Approx::Const(v) if v == is_and => {}
                         Approx::Const(v) => return Approx::Const(v),
-                        Approx::Text(t, c) if c == class || c == Class::Atom => parts.push(t),
-                        Approx::Text(t, _) => parts.push(format!("({t})")),
+                        Approx::Text(t) if t.class == class || t.class == Class::Atom => parts.push(t),
+                        Approx::Text(t) => parts.push(t.parenthesised()),
                     }
                 }
-                match parts.len() {
-                    0 => Approx::Const(is_and),
-                    1 => {
-                        let t = parts.remove(0);
-                        let c = if t.starts_with('(') && outer_parens(&t) { Class::Atom } else { class };
-                        Approx::Text(t, c)
+                let Some(second) = parts.pop() else { return Approx::Const(is_and) };
+                let Some(mut first) = parts.pop() else {
+                    let class = if second.text.starts_with('(') && outer_parens(&second.text) { Class::Atom } else { second.class };
+                    return Approx::Text(Text { class, ..second });
+                };
+                let mut second = second;
+                // a level that would hold more than `max_ops` operators keeps its larger part in parentheses
+                if first.ops + second.ops + 1 > self.max_ops {
+                    if second.ops > first.ops {
+                        second = second.parenthesised();
+                    } else {
+                        first = first.parenthesised();
                     }
-                    _ => Approx::Text(parts.join(if is_and { " && " } else { " || " }), class),
                 }
+                let text = format!("{} {} {}", first.text, if is_and { "&&" } else { "||" }, second.text);
+                Approx::Text(Text { text, class, ops: first.ops + second.ops + 1, inner: first.inner.max(second.inner) })
             }
             ExprKind::Binary(BinaryOp::Implies, a, b) => {
                 let not_a = Expr::logical_not((**a).clone());
@@ -190,8 +256,8 @@ impl Printer<'_> {
             }
             _ => match self.term(e) {
                 // `(a < b)` loses its parentheses; `(c ? a : b)` keeps them (`?:` binds looser than `&&`)
-                Some(t) if matches!(e.kind, ExprKind::Binary(..)) && outer_parens(&t) => Approx::Text(t[1..t.len() - 1].to_string(), Class::Atom),
-                Some(t) => Approx::Text(t, Class::Atom),
+                Some(t) if matches!(e.kind, ExprKind::Binary(..)) && outer_parens(&t) => Approx::Text(Text::atom(t[1..t.len() - 1].to_string())),
+                Some(t) => Approx::Text(Text::atom(t)),
                 None => Approx::Const(positive),
             },
         }
@@ -222,12 +288,91 @@ fn outer_parens(t: &str) -> bool {
 /// The invariant `formula` of procedure `proc` as a C expression valid at source offset `at`;
 /// `None` when nothing of it can be said there (it would be `1`).
 pub fn c_expression(program: &Program, index: &SourceIndex, proc: ProcId, at: u32, formula: &Expr) -> Option<String> {
-    let printer = Printer { program, index, proc, at };
-    match printer.approx(formula, true) {
-        Approx::Const(true) => None,
-        Approx::Const(false) => Some("0".to_string()),
-        Approx::Text(t, _) => Some(t),
+    let mut last = None;
+    for max_ops in [usize::MAX, 48, 12, 3] {
+        let printer = Printer { program, index, proc, at, max_ops };
+        match printer.approx(formula, true) {
+            Approx::Const(true) => return None,
+            Approx::Const(false) => return Some("0".to_string()),
+            Approx::Text(t) if t.depth() <= MAX_DEPTH => return Some(t.text),
+            Approx::Text(t) => last = Some(t.text),
+        }
     }
+    last
+}
+
+/// Reads an engine invariant's text (`model_check::Invariant::text`: comparisons joined by
+/// `&&`, `||`, `!` and parentheses, in the engine's names, with `'x` for a formal's entry value)
+/// back as a formula of procedure `proc`. Chains of connectives are split here and built as
+/// balanced trees, and only the comparisons go through the C parser, so an invariant of
+/// thousands of literals reads back although one C expression that long would pass c-front's
+/// nesting limit.
+pub fn read_invariant(program: &Program, proc: ProcId, text: &str) -> Result<Expr, String> {
+    read_formula(program, proc, text.trim(), 0)
+}
+
+fn read_formula(program: &Program, proc: ProcId, text: &str, depth: usize) -> Result<Expr, String> {
+    if depth > 200 {
+        return Err("parentheses nested too deeply".into());
+    }
+    let mut t = text.trim();
+    while outer_parens(t) {
+        t = t[1..t.len() - 1].trim();
+    }
+    for (sep, op) in [("||", BinaryOp::Or), ("&&", BinaryOp::And)] {
+        let parts = split_top(t, sep);
+        if parts.len() > 1 {
+            let exprs = parts.into_iter().map(|p| read_formula(program, proc, p, depth + 1)).collect::<Result<Vec<_>, _>>()?;
+            return Ok(balanced(op, exprs));
+        }
+    }
+    if let Some(rest) = t.strip_prefix('!') {
+        if outer_parens(rest.trim()) {
+            return Ok(Expr::logical_not(read_formula(program, proc, rest, depth + 1)?));
+        }
+    }
+    match c_front::parse_expression(program, Some(proc), t) {
+        (Some(e), _) => Ok(e),
+        (None, diagnostics) => Err(diagnostics.first().map(|d| format!("`{t}`: {}", d.message)).unwrap_or_else(|| format!("`{t}` cannot be read"))),
+    }
+}
+
+/// `text` split at each `sep` outside parentheses.
+fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut start, mut parts, mut i) = (0i32, 0, Vec::new(), 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            _ if depth == 0 && text[i..].starts_with(sep) => {
+                parts.push(&text[start..i]);
+                i += sep.len();
+                start = i;
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// `op` over `exprs` (at least one) as a tree of depth log2(n).
+fn balanced(op: BinaryOp, mut exprs: Vec<Expr>) -> Expr {
+    while exprs.len() > 1 {
+        let mut next = Vec::with_capacity(exprs.len().div_ceil(2));
+        let mut it = exprs.into_iter();
+        while let Some(a) = it.next() {
+            next.push(match it.next() {
+                Some(b) => Expr::binary(op, a, b),
+                None => a,
+            });
+        }
+        exprs = next;
+    }
+    exprs.pop().expect("balanced: at least one operand")
 }
 
 /// Where the loop's invariant is evaluated for scoping: inside the header (after a `for`'s
@@ -389,7 +534,7 @@ fn havoc_statements(program: &Program, index: &SourceIndex, site: &LoopSite) -> 
     if writes.memory {
         return Err("the loop writes memory (through pointers, fields or arrays)".into());
     }
-    let printer = Printer { program, index, proc, at: scope_point(site) };
+    let printer = Printer { program, index, proc, at: scope_point(site), max_ops: usize::MAX };
     let mut out: Vec<(String, &'static str, &'static str)> = Vec::new();
     for v in writes.vars {
         let var = program.var(v);

@@ -240,3 +240,35 @@ fn invariants_are_weakened_to_what_c_can_name() {
     assert_eq!(print("a == 'a"), None);
     assert_eq!(print("(t < 2 || t > 5) && a >= 0"), Some("(t < 2 || t > 5) && a >= 0".into()));
 }
+
+/// An engine invariant of hundreds of literals (toy.cil's loops have 24 cubes of 36) reads back
+/// although one C expression that long passes c-front's nesting limit, and is printed in
+/// parenthesised groups that the instrumented program can hold; a small one prints as before.
+#[test]
+fn large_invariants_read_back_and_print_within_the_nesting_limit() {
+    let name = "safe_for.c";
+    let src = source(name);
+    let index = SourceIndex::new(&src);
+    let program = lower(&src, name, DataModel::Lp64).unwrap();
+    let main = program.proc_by_name("main").unwrap();
+    let at = correctness::scope_point(&index.loops[0]);
+    let read = correctness::read_invariant(&program, main, "s == 2 * i && i <= 5 || s != i").unwrap();
+    assert_eq!(correctness::c_expression(&program, &index, main, at, &read).as_deref(), Some("(s == (2 * i) && i <= 5) || s != i"));
+
+    let cube = |k: usize| (0..60).map(|j| format!("{} {} {}", if j % 2 == 0 { "s" } else { "i" }, if (j + k) % 3 == 0 { "!=" } else { "==" }, j + k)).collect::<Vec<_>>().join(" && ");
+    let big = (0..40).map(cube).collect::<Vec<_>>().join(" || ");
+    // as one expression it is rejected ...
+    assert!(c_front::parse_expression(&program, Some(main), &big).0.is_none());
+    // ... but it reads back, and prints as groups that c-front accepts, in the same order
+    let read = correctness::read_invariant(&program, main, &big).unwrap();
+    let printed = correctness::c_expression(&program, &index, main, at, &read).unwrap();
+    assert!(c_front::parse_expression(&program, Some(main), &printed).0.is_some(), "{printed}");
+    let bare = |t: &str| t.chars().filter(|c| !matches!(c, '(' | ')' | ' ')).collect::<String>();
+    assert_eq!(bare(&printed), bare(&big));
+    assert!(printed.matches('(').count() > 40, "regrouped beyond one group per cube: {printed}");
+    let (instrumented, _) = correctness::instrument(&index, &[(index.loops[0].keyword, printed)]);
+    assert!(lower(&instrumented, name, DataModel::Lp64).is_ok());
+    // text that is not an invariant is an error, not a panic
+    assert!(correctness::read_invariant(&program, main, "s == && (").is_err());
+    assert!(correctness::read_invariant(&program, main, &"(".repeat(300)).is_err());
+}
