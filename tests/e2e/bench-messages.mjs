@@ -1,7 +1,8 @@
 // Benchmark (run by hand, not a test): what one iteration record costs to cross the worker
 // boundary, in the playground's old form (the worker prints JSON text, the UI parses it) and
 // in its current one (serde-wasm-bindgen values copied by the structured clone).
-//   cd tests/e2e && node bench-messages.mjs OUTCOME.json...     (after a build; DIST_DIR as for the tests)
+//   trunk build --features bench-messages --dist /tmp/bench-dist     (the exports are not in a normal build)
+//   cd tests/e2e && DIST_DIR=/tmp/bench-dist node bench-messages.mjs OUTCOME.json...
 // Each OUTCOME.json is a playground_api::Outcome with its iterations, e.g.
 //   predabs check tests/programs/testdev.c --techniques cegar --json > testdev.json
 //   predabs abstract tests/programs/partition.c --predicates P --explain --strategy lattice --json > partition.json

@@ -131,6 +131,10 @@ impl Drop for EngineBridge {
 /// records (a `playground_api::Outcome` as JSON text, e.g. `predabs check --json`), then times
 /// encode → `postMessage` → decode of each record as one `IterationSnapshot` event, in the
 /// playground's old form (JSON text) and in its current one (a `serde-wasm-bindgen` value).
+/// Only in builds with the `bench-messages` feature (`trunk build --features bench-messages`):
+/// its exports are roots that would keep serde_json's (de)serializers of every message type in
+/// both wasm bundles of a normal build.
+#[cfg(feature = "bench-messages")]
 pub mod bench {
     use super::*;
     use playground_api::IterationSnapshot;
