@@ -31,6 +31,9 @@ pub enum LabView {
     Student(Rc<Lab>),
 }
 
+/// How a form field writes its text into the draft (or one of its tasks).
+type Edit<T> = Rc<dyn Fn(&mut T, String)>;
+
 /// Where the teacher's draft is kept between visits.
 const DRAFT_KEY: &str = "predabs.lab-draft.v1";
 
@@ -525,7 +528,7 @@ fn teacher_view() -> Html {
             let _ = LocalStorage::set(DRAFT_KEY, d);
         }
     });
-    let update = |f: Rc<dyn Fn(&mut LabDraft, String)>| {
+    let update = |f: Edit<LabDraft>| {
         let draft = draft.clone();
         Callback::from(move |e: Event| {
             let mut d = (*draft).clone();
@@ -663,7 +666,7 @@ fn teacher_view() -> Html {
     });
     let tasks = draft.tasks.iter().enumerate().map(|(i, task)| {
         let n = i + 1;
-        let edit = |f: Rc<dyn Fn(&mut TaskDraft, String)>| {
+        let edit = |f: Edit<TaskDraft>| {
             let draft = draft.clone();
             Callback::from(move |e: Event| {
                 let mut d = (*draft).clone();
