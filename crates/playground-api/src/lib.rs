@@ -11,7 +11,6 @@ pub mod refinement;
 pub mod report;
 pub mod pushdown;
 pub mod query;
-pub mod query;
 mod run;
 pub mod shape;
 pub mod share;
