@@ -119,3 +119,24 @@ fn a_field_checked_against_the_wrong_field_is_unsafe_with_a_replayed_input() {
     assert!(cex.inputs.iter().any(|&v| (11..=20).contains(&v)), "{:?}", cex.inputs);
     golden(name, &outcome);
 }
+
+/// `counter_bug.c`: iteration 4's counterexample passes a state where the dead predicate
+/// `{k.limit - k.value < 5}` was quantified out, so `enforce` no longer kept `{k.value + d >
+/// k.limit}` false: no new predicate. The loop then model checks the same predicates with dead
+/// predicates kept, and iteration 5's counterexample yields new ones (before, the cones were
+/// widened three times to the same spurious path and the loop stopped without progress).
+#[test]
+fn a_refinement_without_new_predicates_is_followed_by_exact_states() {
+    let name = "counter_bug.c";
+    let mut config = Config::default_for_cli();
+    config.techniques = Techniques::textbook();
+    config.loop_config.max_iterations = 5;
+    let outcome = check_source(&source(name), name, &config, &mut |_| {}, &|| false);
+    assert_eq!(outcome.iterations.len(), 5, "{:?}", outcome.reason);
+    let stalled = &outcome.iterations[3];
+    assert!(stalled.new_predicates.is_empty());
+    let notes = &stalled.feasibility.as_ref().expect("a checked path").notes;
+    assert!(notes.iter().any(|n| n.contains("keeps dead predicates")), "{notes:?}");
+    let texts: Vec<&str> = outcome.iterations[4].new_predicates.iter().map(|p| p.text.as_str()).collect();
+    assert!(texts.contains(&"c->value >= c->limit"), "{texts:?}");
+}
