@@ -21,6 +21,9 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
             iteration,
             result: api::explain_iteration(&api_request(&request), &predicates).map(Box::new),
         }),
+        ToWorker::Query { request, predicates, question } => {
+            emit(FromWorker::QueryAnswer(Box::new(api::query::answer(&api_request(&request), &predicates, &question))))
+        }
     }
 }
 
@@ -333,6 +336,22 @@ mod tests {
         }
         let events = collect(ToWorker::Explain { request, iteration: 1, predicates: "main { y == }".into() });
         assert!(matches!(events.as_slice(), [FromWorker::Explanation { iteration: 1, result: Err(_) }]), "{events:?}");
+    }
+
+    #[test]
+    fn the_invariants_question_is_answered_by_the_worker() {
+        let example = playground_api::examples::by_id("partition").expect("partition");
+        let request = RunRequest { kind: RunKind::Abstract, source: example.source.into(), predicates: String::new(), options: Default::default() };
+        let predicates = playground_api::examples::PARTITION_PREDICATES.to_string();
+        let ask = |question: &str| collect(ToWorker::Query { request: request.clone(), predicates: predicates.clone(), question: question.into() });
+        match ask("L: prev != curr").as_slice() {
+            [FromWorker::QueryAnswer(a)] => assert_eq!(a.verdict, api::query::QueryVerdict::Holds, "{a:?}"),
+            other => panic!("one answer: {other:?}"),
+        }
+        match ask("prev != curr").as_slice() {
+            [FromWorker::QueryAnswer(a)] => assert_eq!(a.verdict, api::query::QueryVerdict::Error, "{a:?}"),
+            other => panic!("one answer: {other:?}"),
+        }
     }
 
     #[test]

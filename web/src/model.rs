@@ -263,6 +263,10 @@ pub enum ToWorker {
     /// Check mode's explanations on demand: the lattices, WP conditions and solver queries of
     /// iteration `iteration`'s abstraction with its `predicates`; one `Explanation`.
     Explain { request: RunRequest, iteration: u32, predicates: String },
+    /// The invariants view's question (C2BP §2.2): does the invariant at a label of `request`'s
+    /// program, abstracted with `predicates`, imply an expression? `question` is `LABEL: EXPR`;
+    /// one `QueryAnswer`.
+    Query { request: RunRequest, predicates: String, question: String },
 }
 
 /// Messages from the worker to the UI. Results are `playground-api`'s own data (no copy).
@@ -287,6 +291,8 @@ pub enum FromWorker {
     Error(String),
     /// The answer to `Explain` (or why there is none).
     Explanation { iteration: u32, result: Result<Box<api::explain::ExplanationData>, String> },
+    /// The answer to `Query`.
+    QueryAnswer(Box<api::query::QueryAnswer>),
 }
 
 /// Where a run is, for the progress line.

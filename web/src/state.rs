@@ -52,6 +52,19 @@ pub struct RunResults {
     /// Check mode: the 1-based iterations whose explanations were asked of the worker, and the
     /// answer when it was an error.
     pub explaining: Vec<(u32, Option<String>)>,
+    /// The invariants view's question as last asked of the worker (`None` before any).
+    pub query: Option<QueryAsk>,
+    /// Its answer, once the worker sent it.
+    pub query_answer: Option<Box<api::query::QueryAnswer>>,
+}
+
+/// A `LABEL: EXPR` question for the worker (`ToWorker::Query`); `serial` tells two askings of
+/// the same question apart, so that asking again sends it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryAsk {
+    pub question: String,
+    pub predicates: String,
+    pub serial: u32,
 }
 
 impl Default for RunResults {
@@ -67,6 +80,8 @@ impl Default for RunResults {
             hide: None,
             shape: None,
             explaining: Vec::new(),
+            query: None,
+            query_answer: None,
         }
     }
 }
@@ -456,6 +471,8 @@ pub enum Action {
     RevealNext,
     /// Check mode: the explanations of this (1-based) iteration were asked of the worker.
     ExplanationRequested(u32),
+    /// Ask the invariants view's question (`LABEL: EXPR`) of the worker, over `predicates`.
+    AskQuery { question: String, predicates: String },
     /// Open a lab view (`None`: leave the lab).
     SetLab(Option<crate::components::lab::LabView>),
     /// Open a lab as a student: its program and settings replace the session.
@@ -694,6 +711,11 @@ impl Reducible for AppState {
                 }
             }
             Action::ExplanationRequested(iteration) => s.run.explaining.push((iteration, None)),
+            Action::AskQuery { question, predicates } => {
+                let serial = s.run.query.as_ref().map_or(0, |q| q.serial + 1);
+                s.run.query = Some(QueryAsk { question, predicates, serial });
+                s.run.query_answer = None;
+            }
             Action::RevealNext => {
                 let reveal = &mut s.reveal;
                 reveal.advance(&s.run.iterations);
@@ -743,6 +765,7 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
     match event {
         FromWorker::Ready => s.worker = WorkerStatus::Ready,
         FromWorker::Version(v) => s.engine_version = Some(v),
+        FromWorker::QueryAnswer(answer) => s.run.query_answer = Some(answer),
         FromWorker::Progress(p) => {
             if s.is_running() {
                 s.run.status = RunStatus::Running(p);

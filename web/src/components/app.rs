@@ -291,6 +291,21 @@ pub fn app() -> Html {
         });
     }
 
+    // The invariants view's question is answered by the worker (the engine is not in this bundle).
+    {
+        let (state, bridge) = (state.clone(), bridge.clone());
+        use_effect_with(state.run.query.clone(), move |asked| {
+            if let (Some(q), Some(b)) = (asked.as_ref(), bridge.borrow().as_ref()) {
+                let s = &state.session;
+                b.send(&ToWorker::Query {
+                    request: RunRequest { kind: RunKind::Abstract, source: s.source.clone(), predicates: String::new(), options: s.options.clone() },
+                    predicates: q.predicates.clone(),
+                    question: q.question.clone(),
+                });
+            }
+        });
+    }
+
     // Start the worker once; re-run a shared session straight away.
     let run = {
         let (state, bridge) = (state.clone(), bridge.clone());

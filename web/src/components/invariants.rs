@@ -1,12 +1,12 @@
 //! The invariants view: the reachable states at each program point the model checker reports
 //! (procedure entries, labels, loop heads) as readable formulas over the predicates, each linked
 //! to its line. Below them, C2BP §2.2's question: does the invariant at a C label imply a C
-//! expression (`L: prev != curr` on partition)? Answered by `playground_api::query` (the engine
-//! function of `predabs abstract --query`), with the solver query shown.
+//! expression (`L: prev != curr` on partition)? Answered in the worker by `playground_api::query`
+//! (the engine function of `predabs abstract --query`), with the solver query shown.
 
 use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::formula::readable;
-use crate::model::{RunKind, RunRequest};
+use crate::model::RunKind;
 use crate::state::{Action, Focus};
 use playground_api::query::{QueryAnswer, QueryVerdict};
 use yew::prelude::*;
@@ -72,7 +72,6 @@ pub fn invariants_view() -> Html {
 fn query_form() -> Html {
     let state = use_app();
     let text = use_state(String::new);
-    let answer = use_state(|| None::<QueryAnswer>);
     let oninput = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -81,27 +80,22 @@ fn query_form() -> Html {
         })
     };
     let onsubmit = {
-        let (state, text, answer) = (state.clone(), text.clone(), answer.clone());
+        let (state, text) = (state.clone(), text.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let question = text.trim().to_string();
             if question.is_empty() {
                 return;
             }
-            let session = &state.session;
-            let predicates = match (session.mode, state.run.outcome.as_ref()) {
+            let predicates = match (state.session.mode, state.run.outcome.as_ref()) {
                 (RunKind::Check, Some(outcome)) => outcome.final_predicates.clone(),
-                _ => session.predicates.clone(),
+                _ => state.session.predicates.clone(),
             };
-            let request = crate::engine::api_request(&RunRequest {
-                kind: RunKind::Abstract,
-                source: session.source.clone(),
-                predicates: String::new(),
-                options: session.options.clone(),
-            });
-            answer.set(Some(playground_api::query::answer(&request, &predicates, &question)));
+            state.dispatch(Action::AskQuery { question, predicates });
         })
     };
+    let asking = state.run.query.is_some() && state.run.query_answer.is_none();
+    let answer = state.run.query_answer.as_deref();
     html! {
         <form class="invariant-query" id="invariant-query-form" {onsubmit}>
             <label for="invariant-query">{ "Does the invariant at a label imply an expression? (C2BP §2.2)" }</label>
@@ -111,8 +105,10 @@ fn query_form() -> Html {
                 <button id="invariant-query-ask" type="submit">{ "Ask" }</button>
             </div>
             <div id="query-answer" aria-live="polite">
-                if let Some(a) = answer.as_ref() {
+                if let Some(a) = answer {
                     { answer_view(a) }
+                } else if asking {
+                    <p class="hint">{ "Asking the engine…" }</p>
                 }
             </div>
         </form>
