@@ -9,7 +9,7 @@
 use c_ir::interp::PointerTarget;
 use c_ir::{Program, VarId, VarKind};
 use diagnostics::{LineIndex, Span};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::types::{InputData, SymbolicConstant};
 
@@ -21,16 +21,16 @@ pub(crate) struct SourceNames<'a> {
     program: &'a Program,
     index: &'a LineIndex,
     /// Printed (lowered) name → variable.
-    by_name: HashMap<&'a str, VarId>,
+    by_name: BTreeMap<&'a str, VarId>,
     /// Source names that more than one global, local or formal has (locals are then shown as
     /// `proc::name`).
-    shared: HashMap<&'a str, usize>,
+    shared: BTreeMap<&'a str, usize>,
 }
 
 impl<'a> SourceNames<'a> {
     pub(crate) fn new(program: &'a Program, index: &'a LineIndex) -> SourceNames<'a> {
         let by_name = program.vars.iter().enumerate().map(|(k, v)| (v.name.as_str(), VarId(k as u32))).collect();
-        let mut shared: HashMap<&str, usize> = HashMap::new();
+        let mut shared: BTreeMap<&str, usize> = BTreeMap::new();
         for v in program.vars.iter().filter(|v| matches!(v.kind, VarKind::Global | VarKind::Local(_) | VarKind::Formal(..))) {
             *shared.entry(v.source_name.as_str()).or_default() += 1;
         }
