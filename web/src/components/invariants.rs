@@ -102,7 +102,7 @@ fn query_form() -> Html {
             <div class="invariant-query-row">
                 <input id="invariant-query" type="text" size="40" spellcheck="false" value={(*text).clone()} {oninput}
                     placeholder="LABEL: EXPR, e.g. L: prev != curr" aria-describedby="query-answer" />
-                <button id="invariant-query-ask" type="submit">{ "Ask" }</button>
+                <button class="btn btn-small" id="invariant-query-ask" type="submit">{ "Ask" }</button>
             </div>
             <div id="query-answer" aria-live="polite">
                 if let Some(a) = answer {
