@@ -233,12 +233,11 @@ impl Printer<'_> {
                         Approx::Text(t) => parts.push(t.parenthesised()),
                     }
                 }
-                let Some(second) = parts.pop() else { return Approx::Const(is_and) };
+                let Some(mut second) = parts.pop() else { return Approx::Const(is_and) };
                 let Some(mut first) = parts.pop() else {
                     let class = if second.text.starts_with('(') && outer_parens(&second.text) { Class::Atom } else { second.class };
                     return Approx::Text(Text { class, ..second });
                 };
-                let mut second = second;
                 // a level that would hold more than `max_ops` operators keeps its larger part in parentheses
                 if first.ops + second.ops + 1 > self.max_ops {
                     if second.ops > first.ops {
@@ -323,7 +322,7 @@ fn read_formula(program: &Program, proc: ProcId, text: &str, depth: usize) -> Re
         let parts = split_top(t, sep);
         if parts.len() > 1 {
             let exprs = parts.into_iter().map(|p| read_formula(program, proc, p, depth + 1)).collect::<Result<Vec<_>, _>>()?;
-            return Ok(balanced(op, exprs));
+            return Ok(logic::balanced(exprs, op));
         }
     }
     if let Some(rest) = t.strip_prefix('!') {
@@ -357,22 +356,6 @@ fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
     }
     parts.push(&text[start..]);
     parts
-}
-
-/// `op` over `exprs` (at least one) as a tree of depth log2(n).
-fn balanced(op: BinaryOp, mut exprs: Vec<Expr>) -> Expr {
-    while exprs.len() > 1 {
-        let mut next = Vec::with_capacity(exprs.len().div_ceil(2));
-        let mut it = exprs.into_iter();
-        while let Some(a) = it.next() {
-            next.push(match it.next() {
-                Some(b) => Expr::binary(op, a, b),
-                None => a,
-            });
-        }
-        exprs = next;
-    }
-    exprs.pop().expect("balanced: at least one operand")
 }
 
 /// Where the loop's invariant is evaluated for scoping: inside the header (after a `for`'s
