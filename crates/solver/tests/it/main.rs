@@ -1,6 +1,7 @@
 //! Integration tests of the solver: brute force, Z3 differential, memory model, incremental API.
 
 mod brute_force;
+mod work_budget;
 mod deep_terms;
 // The IR builders are shared with the logic crate's tests (one copy).
 #[path = "../../../logic/tests/it/builder.rs"]
