@@ -3,5 +3,6 @@
 mod differential;
 mod golden;
 mod limits;
+mod memory;
 mod pds;
 mod spin;

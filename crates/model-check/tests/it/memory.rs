@@ -1,0 +1,99 @@
+//! Bounded memory (issue 33): a boolean program whose BDDs blow up stops at the memory limit
+//! of the run's `budget::Meter`, which says why, and the process stays within that limit.
+//!
+//! The program draws `a0 … a15` and copies each into `b0 … b15`. The variable order keeps all
+//! `a`s before all `b`s (globals in declaration order), so the reachable set `⋀ ai = bi` needs
+//! about 2^15 nodes, and every one of the `c := !c` statements after the copies holds a path
+//! edge of that size: the sum grows by that much per statement, far past the limit, while no
+//! single BDD comes near the node budget. The model checker reports the sum of its path edges'
+//! sizes to the meter (`symbolic.rs`) and stops before the limit with UNKNOWN.
+//!
+//! Measured in a child process (so that other tests do not move the peak); see the test's
+//! output for the figures of the last run.
+
+use model_check::{check, Config, Verdict};
+
+const LIMIT_MIB: u64 = 32;
+const CHILD: &str = "PREDABS_BDD_MEMORY_CHILD";
+const PAIRS: usize = 14;
+const FLIPS: usize = 2_000;
+
+fn peak_resident_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
+}
+
+fn program(flips: usize) -> boolprog::Program {
+    let a: Vec<String> = (0..PAIRS).map(|i| format!("a{i}")).collect();
+    let b: Vec<String> = (0..PAIRS).map(|i| format!("b{i}")).collect();
+    let mut text = format!("decl {}, {}, c;\nvoid main()\nbegin\n", a.join(", "), b.join(", "));
+    for x in &a {
+        text.push_str(&format!("  {x} := *;\n"));
+    }
+    for (x, y) in a.iter().zip(&b) {
+        text.push_str(&format!("  {y} := {x};\n"));
+    }
+    for _ in 0..flips {
+        text.push_str("  c := !c;\n");
+    }
+    text.push_str("  assert(a0 = b0);\nend\n");
+    let (program, diagnostics) = boolprog::parse(&text);
+    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
+    program
+}
+
+/// The measured run (in the child): prints `peak-growth-kib=N`, `verdict=S`, `memory-stop=B`, `peak-nodes=N`, `steps=N`.
+fn blow_up_the_bdds() {
+    let program = program(FLIPS);
+    let meter = budget::Meter::with_limits(None, Some(600_000), Some(LIMIT_MIB << 20));
+    let config = Config { meter: meter.clone(), ..Config::default() };
+    let before = peak_resident_kib();
+    let outcome = check(&program, &config);
+    let after = peak_resident_kib();
+    println!("peak-growth-kib={}", after.saturating_sub(before));
+    println!("verdict={:?}", outcome.verdict);
+    println!("memory-stop={}", meter.memory_exhausted().is_some());
+    println!("peak-nodes={}", outcome.statistics.peak_bdd_nodes);
+    println!("steps={}", outcome.statistics.iterations);
+}
+
+#[test]
+fn the_memory_limit_stops_bdds_that_blow_up() {
+    if std::env::var_os(CHILD).is_some() {
+        return blow_up_the_bdds();
+    }
+    let started = std::time::Instant::now();
+    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
+        .args(["memory::the_memory_limit_stops_bdds_that_blow_up", "--exact", "--nocapture", "--test-threads=1"])
+        .env(CHILD, "1")
+        .output()
+        .expect("run the child");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    // the harness prints the test's name on the line of the child's first output
+    let field = |name: &str| stdout.lines().find_map(|l| l.find(name).map(|at| &l[at + name.len()..])).map(str::trim).unwrap_or_else(|| panic!("no {name} in {stdout}")).to_string();
+    let growth_kib: u64 = field("peak-growth-kib=").parse().expect("a number");
+    let verdict = field("verdict=");
+    eprintln!(
+        "BDD blow-up: peak resident memory grew by {} MiB (limit {LIMIT_MIB} MiB); {verdict}; peak {} nodes in one BDD, {} steps, {:.1} s",
+        growth_kib >> 10,
+        field("peak-nodes="),
+        field("steps="),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(field("memory-stop="), "true", "stopped by the memory estimate: {verdict}");
+    assert!(verdict.contains("stopped before the memory limit: one structure would need about"), "{verdict}");
+    assert!(verdict.contains(&format!("(limit {LIMIT_MIB} MB)")), "{verdict}");
+    // within the limit, with a quarter of it to spare for the allocator
+    assert!(growth_kib < (LIMIT_MIB + LIMIT_MIB / 4) << 10, "peak resident memory grew by {growth_kib} KiB");
+}
+
+#[test]
+fn a_program_of_the_same_shape_that_fits_is_decided_under_the_limit() {
+    // the limit stops the blow-up, not the shape: a few statements after the copies fit
+    let meter = budget::Meter::with_limits(None, None, Some(LIMIT_MIB << 20));
+    let outcome = check(&program(3), &Config { meter: meter.clone(), ..Config::default() });
+    assert_eq!(outcome.verdict, Verdict::Safe);
+    assert!(meter.memory_exhausted().is_none());
+    assert!(meter.memory_peak() > 0, "the path edges were reported");
+}
