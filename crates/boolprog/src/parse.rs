@@ -137,6 +137,9 @@ fn identifier(text: &str, start: usize, end: &mut usize, primed: bool) -> Token 
 struct Parser {
     /// The depth errors reported so far (each once per file).
     depth_reported: Vec<&'static str>,
+    /// Index in `diags` of the first depth error: the diagnostics after it are consequences
+    /// of skipping the nest (a stray `fi` for each of thousands of levels) and are dropped.
+    first_depth_error: Option<usize>,
     toks: Vec<Token>,
     pos: usize,
     diags: Vec<Diagnostic>,
@@ -154,6 +157,9 @@ struct Parser {
 }
 
 const MAX_DEPTH: u32 = 256;
+/// Nesting of statements (blocks, `if`, `while`, `elsif` chains), below [`MAX_DEPTH`] by the
+/// room an innermost condition needs.
+const MAX_STATEMENT_DEPTH: u32 = MAX_DEPTH - 64;
 
 /// Keywords that close a Bebop block: statement recovery stops there, and the statement
 /// before one may omit its `;` (boom).
@@ -173,9 +179,12 @@ pub fn parse(text: &str) -> (Program, Vec<Diagnostic>) {
 pub fn parse_syntax(text: &str) -> (Program, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let toks = lex(text, &mut diags);
-    let mut p = Parser { toks, pos: 0, diags, depth: 0, depth_reported: Vec::new(), in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
+    let mut p = Parser { toks, pos: 0, diags, depth: 0, depth_reported: Vec::new(), first_depth_error: None, in_constrain: false, pending: Vec::new(), extra_locals: Vec::new(), fresh: 0,
         body_enforce: Vec::new() };
     let mut program = p.program();
+    if let Some(first) = p.first_depth_error {
+        p.diags.truncate(first + 1);
+    }
     if program.proc_by_name("print").is_none() {
         for proc in &mut program.procs {
             drop_print(&mut proc.body);
@@ -488,18 +497,31 @@ impl Parser {
 
     fn statement(&mut self, out: &mut Vec<Stmt>) -> PResult<()> {
         // blocks, `if` and `while` bodies recurse through here
-        self.deeper("statements nested too deeply")?;
+        self.deeper_statement()?;
         let r = self.statement_inner(out);
         self.depth -= 1;
         r
     }
 
-    /// One more level of recursion, or an error (once per nesting) past [`MAX_DEPTH`].
+    /// One more level of recursion, or an error (once per file and kind) past [`MAX_DEPTH`].
+    /// Every depth error goes through here: reported at each level, a 20,000-deep nest gave
+    /// thousands of errors (and a CLI printing the 200 KB line once per error).
     fn deeper(&mut self, what: &'static str) -> PResult<()> {
-        if self.depth >= MAX_DEPTH {
+        self.deeper_than(what, MAX_DEPTH)
+    }
+
+    /// One more level of statement nesting: statements stop at [`MAX_STATEMENT_DEPTH`], so that
+    /// the innermost condition still has room and a deep nest of `if`s is reported as such.
+    fn deeper_statement(&mut self) -> PResult<()> {
+        self.deeper_than("statements nested too deeply", MAX_STATEMENT_DEPTH)
+    }
+
+    fn deeper_than(&mut self, what: &'static str, limit: u32) -> PResult<()> {
+        if self.depth >= limit {
             if !self.depth_reported.contains(&what) {
                 self.depth_reported.push(what);
-                self.diags.push(Diagnostic::error(self.span(), format!("{what} (more than {MAX_DEPTH} levels)")));
+                self.first_depth_error.get_or_insert(self.diags.len());
+                self.diags.push(Diagnostic::error(self.span(), format!("{what} (more than {limit} levels)")));
             }
             return Err(());
         }
@@ -743,7 +765,7 @@ impl Parser {
             let then_branch = self.sequence(&["else", "elsif", "elif", "fi"]);
             let else_branch = if self.eat_word("elsif") || self.eat_word("elif") {
                 let start = self.prev_span();
-                self.deeper("statements nested too deeply")?;
+                self.deeper_statement()?;
                 let kind = self.if_rest();
                 self.depth -= 1;
                 let kind = kind?;
@@ -766,7 +788,7 @@ impl Parser {
                 if self.is_word("if") {
                     let start = self.span();
                     self.bump();
-                    self.deeper("statements nested too deeply")?;
+                    self.deeper_statement()?;
                     let kind = self.if_rest();
                     self.depth -= 1;
                     let kind = kind?;
@@ -804,12 +826,7 @@ impl Parser {
     }
 
     fn expr(&mut self) -> PResult<Expr> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            self.diags.push(Diagnostic::error(self.span(), "expression nested too deeply"));
-            self.depth -= 1;
-            return Err(());
-        }
+        self.deeper("expression nested too deeply")?;
         let r = self.implies();
         self.depth -= 1;
         r
@@ -865,12 +882,7 @@ impl Parser {
 
     fn unary(&mut self) -> PResult<Expr> {
         if self.eat_punct("!") || self.eat_punct("~") {
-            self.depth += 1;
-            if self.depth > MAX_DEPTH {
-                self.diags.push(Diagnostic::error(self.span(), "expression nested too deeply"));
-                self.depth -= 1;
-                return Err(());
-            }
+            self.deeper("expression nested too deeply")?;
             let inner = self.unary();
             self.depth -= 1;
             return Ok(Expr::Not(Box::new(inner?)));

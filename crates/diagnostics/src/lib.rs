@@ -179,19 +179,28 @@ pub fn render(diagnostic: &Diagnostic, file_name: &str, index: &LineIndex) -> St
     out
 }
 
+/// Characters of a source line shown around the span; a longer line is cut to this window
+/// (a generated program on one line of 100 KB would otherwise be printed once per diagnostic).
+const SNIPPET_WIDTH: usize = 120;
+
 fn render_snippet(out: &mut String, index: &LineIndex, span: Span, _message: &str) {
     let lc = index.line_col(span.start);
-    let line = index.line_text(lc.line);
+    let line: Vec<char> = index.line_text(lc.line).chars().collect();
     let gutter = format!("{}", lc.line);
-    out.push_str(&format!("{gutter} | {line}\n"));
     let end_lc = index.line_col(span.end);
-    let width = if end_lc.line == lc.line { (end_lc.column.saturating_sub(lc.column)).max(1) } else { 1 };
-    out.push_str(&format!(
-        "{} | {}{}\n",
-        " ".repeat(gutter.len()),
-        " ".repeat(lc.column as usize - 1),
-        "^".repeat(width as usize)
-    ));
+    let column = lc.column as usize - 1;
+    let width = if end_lc.line == lc.line { (end_lc.column.saturating_sub(lc.column)).max(1) as usize } else { 1 };
+    let (from, to) = if line.len() <= SNIPPET_WIDTH { (0, line.len()) } else {
+        let from = column.saturating_sub(SNIPPET_WIDTH / 2).min(line.len() - SNIPPET_WIDTH);
+        (from, from + SNIPPET_WIDTH)
+    };
+    let before = if from > 0 { "… " } else { "" };
+    let after = if to < line.len() { " …" } else { "" };
+    let shown: String = line[from..to].iter().collect();
+    out.push_str(&format!("{gutter} | {before}{shown}{after}\n"));
+    let caret_at = column.saturating_sub(from) + before.chars().count();
+    let width = width.min((to + before.chars().count()).saturating_sub(caret_at).max(1));
+    out.push_str(&format!("{} | {}{}\n", " ".repeat(gutter.len()), " ".repeat(caret_at), "^".repeat(width)));
 }
 
 /// Renders every diagnostic, one after the other.
@@ -203,6 +212,24 @@ pub fn render_all(diagnostics: &[Diagnostic], file_name: &str, text: &str) -> St
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_cut_to_a_window_around_the_span() {
+        let text = format!("{}x := ;{}", "a".repeat(5000), "b".repeat(5000));
+        let off = text.find(';').unwrap() as u32;
+        let d = Diagnostic::error(Span::new(off, off + 1), "expected expression");
+        let r = render_all(&[d], "long.bp", &text);
+        let lines: Vec<&str> = r.lines().collect();
+        assert_eq!(lines[0], "long.bp:1:5006: error: expected expression");
+        assert!(lines[1].starts_with("1 | … aaa") && lines[1].ends_with("bbb …"), "{}", lines[1]);
+        assert!(lines[1].chars().count() < SNIPPET_WIDTH + 10);
+        // the caret stands under the `;`
+        let caret = lines[2].find('^').unwrap();
+        assert_eq!(lines[1].chars().nth(lines[2][..caret].chars().count()), Some(';'));
+        // a short line is shown whole
+        let r = render_all(&[Diagnostic::error(Span::new(2, 3), "here")], "s.bp", "x := ;");
+        assert_eq!(r, "s.bp:1:3: error: here\n1 | x := ;\n  |   ^\n");
+    }
 
     #[test]
     fn line_col_and_render() {

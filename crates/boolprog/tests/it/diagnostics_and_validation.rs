@@ -232,3 +232,29 @@ fn concurrent_boom_statements_are_reported_as_unsupported() {
     let m = messages("void main()\nbegin\n  start_thread goto L;\n  L: skip;\nend\n");
     assert!(m.iter().any(|x| x == "3:3: unsupported: `start_thread` (concurrent boolean programs)"), "{m:#?}");
 }
+
+#[test]
+fn deep_nests_get_one_error_that_names_them() {
+    // the shapes of fuzz-targets' deep_boolean_programs_get_a_diagnostic, far past the limit:
+    // one error each, naming statements for statements. They used to give one error per level
+    // past the limit (2,748 "expression nested too deeply" for 3,000 nested `if`s) or one per
+    // stray `fi` after the skipped nest, which `predabs mc` printed with the whole line each
+    // (236 MB of output; 20,000 levels did not end in a minute)
+    let n = 20_000;
+    for (text, kind) in [
+        (format!("decl x; void main() begin x := {}x{}; end", "(".repeat(n), ")".repeat(n)), "expression nested too deeply"),
+        (format!("decl x; void main() begin x := x{}; end", " | x".repeat(n)), "expression too long or nested too deeply"),
+        (format!("decl x; void main() begin x := {}x; end", "!".repeat(n)), "expression nested too deeply"),
+        (format!("decl x; void main() begin {} x := 1; {} end", "if (x) then ".repeat(n), "fi ".repeat(n)), "statements nested too deeply"),
+        (format!("decl x; void main() begin if (x) then skip; {} fi end", "elsif (x) then skip; ".repeat(n)), "statements nested too deeply"),
+        (format!("decl x; void main() begin {} skip; {} end", "while (x) do ".repeat(n), "od ".repeat(n)), "statements nested too deeply"),
+        (format!("bool x; void main() {{ {} x = 1; {} }}", "{".repeat(n), "}".repeat(n)), "statements nested too deeply"),
+    ] {
+        let errors = messages(&text);
+        assert_eq!(errors.len(), 1, "{}: {:?}", &text[..40], &errors[..errors.len().min(3)]);
+        assert!(errors[0].starts_with("1:") && errors[0].contains(kind), "{}: {errors:?}", &text[..40]);
+    }
+    // a nest of `if`s just inside the statement limit still parses, conditions and all
+    let ok = format!("decl x; void main() begin {} x := 1; {} end", "if (x & !x | x) then ".repeat(190), "fi ".repeat(190));
+    assert_eq!(messages(&ok), Vec::<String>::new());
+}
