@@ -178,6 +178,9 @@ pub struct IterationRecord {
     /// views can show every step's valuation and map it to both program texts.
     pub abstract_program: Option<boolprog::Program>,
     pub abstract_counterexample: Option<model_check::Trace>,
+    /// The boolean variables of the abstraction with their predicates (only with
+    /// `record_details`), so that views can name them over the source without reading names.
+    pub boolean_variables: Vec<abstraction::BooleanVariable>,
     /// The C statements of the counterexample.
     pub c_path: Vec<StmtRef>,
     pub feasibility: Option<FeasibilityRecord>,

@@ -221,6 +221,7 @@ impl<'p> Session<'p> {
             abstract_trace_search: None,
             abstract_program: None,
             abstract_counterexample: None,
+            boolean_variables: Vec::new(),
             c_path: Vec::new(),
             feasibility: None,
             new_predicates: Vec::new(),
@@ -275,6 +276,7 @@ impl<'p> Session<'p> {
             let printed = boolprog::print_bebop(&abs.program);
             record.boolean_program = printed.text;
             record.abstract_program = Some(abs.program.clone());
+            record.boolean_variables = abs.variables.clone();
             record.line_map = printed.lines;
         }
         Ok(abs)

@@ -1,7 +1,7 @@
 //! Abstract and Check modes: C + predicates through the abstraction, the model checker and the CEGAR loop.
 
 use crate::explain::*;
-use crate::run::{abstract_steps, boolean_program_text, diagnostics_data, empty_outcome, has_error};
+use crate::run::{abstract_steps, diagnostics_data, empty_outcome, has_error};
 use crate::types::*;
 use c_ir::Program;
 use diagnostics::LineIndex;
@@ -178,14 +178,13 @@ pub(crate) fn explanation_data(
 ) -> ExplanationData {
     let mut statements: Vec<StatementExplanation> = Vec::new();
     let mut solver_log = Vec::new();
+    // the C statements over the source's names (`return 42;`, not `f_return = 42;`)
+    let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
+    let shown = names.display_program();
     for record in &abs.lattices {
         let at = record.at;
-        let proc = lowered.program.proc(at.proc);
-        let c_statement = proc
-            .body
-            .get(at.index as usize)
-            .map(|s| c_ir::display_stmt(&lowered.program, proc, s))
-            .unwrap_or_default();
+        let exists = lowered.program.proc(at.proc).body.get(at.index as usize).is_some();
+        let c_statement = if exists { names.concrete_statement(&shown, at, None) } else { String::new() };
         let bp_line = printed
             .lines
             .iter()
@@ -309,10 +308,11 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     let mc_config = model_check::Config { time_budget_ms: Some(request.options.timeout_ms), ..model_check::Config::default() };
     let mc = model_check::check_with_cancel(&abs.program, &mc_config, cancel);
     let line_of = |o: boolprog::Origin| c_line(&lowered.program, &lowered.index, o.proc, o.index);
-    let (text, printed) = match request.options.syntax {
-        Syntax::Bebop => boolean_program_text(&abs.program, &line_of),
-        Syntax::C2bp => crate::run::printed_text(boolprog::print_c_like(&abs.program), &line_of),
+    let print = match request.options.syntax {
+        Syntax::Bebop => boolprog::print_bebop,
+        Syntax::C2bp => boolprog::print_c_like,
     };
+    let (text, printed) = crate::run::printed_text(print(&abs.program), &line_of);
     let mut statistics = abstraction_statistics(&abs.statistics);
     statistics.predicates = predicates.len() as u64;
     statistics.bdd_peak_nodes = mc.statistics.peak_bdd_nodes as u64;
@@ -328,8 +328,10 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     };
     if let Some(trace) = &mc.trace {
         let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
-        snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of, Some(&names));
-        snapshot.symbolic_constants = names.symbolic_constants(trace.steps.iter().flat_map(|s| s.valuation.iter().map(|(n, _)| n.as_str())));
+        let booleans = crate::names::SourceNames::boolean_names(&names.display_program(), &abs.variables);
+        let shown = print(&booleans.rename_program(&abs.program)).text;
+        snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of, Some((&booleans, &shown)));
+        snapshot.symbolic_constants = names.symbolic_constants(trace_predicate_vars(&abs.variables, Some(trace)));
         snapshot.counterexample_search = counterexample_search(Some(trace.search));
     }
     let (verdict, reason) = match &mc.verdict {
@@ -474,11 +476,21 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         }
     }
     let names = crate::names::SourceNames::new(program, &lowered.index);
+    // the path of the feasibility check again (`expand_path` is deterministic: the same
+    // arena as the table's expressions), its variables named in the source's terms
+    let path = record.feasibility.as_ref().and_then(|_| refine::expand_path(program, &record.c_path).ok());
+    let path_names = path.as_ref().map(|p| names.path_names(p));
     let abstract_trace = match (&record.abstract_program, &record.abstract_counterexample) {
         (Some(bp), Some(trace)) => {
             // the text and line map the loop printed once
             let printed = boolprog::Printed { text: record.boolean_program.clone(), lines: record.line_map.clone() };
-            abstract_steps(bp, &printed, trace, &|o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index), Some(&names))
+            let booleans = match &path_names {
+                Some(p) => crate::names::SourceNames::boolean_names(p.shown(), &record.boolean_variables),
+                None => crate::names::SourceNames::boolean_names(&names.display_program(), &record.boolean_variables),
+            };
+            let shown = boolprog::print_bebop(&booleans.rename_program(bp)).text;
+            let line_of = |o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index);
+            abstract_steps(bp, &printed, trace, &line_of, Some((&booleans, &shown)))
         }
         _ => record
             .abstract_trace
@@ -500,15 +512,30 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             f.table
                 .iter()
                 .zip(feasibility_columns(&f.table))
-                .map(|(row, columns)| {
-                    FeasibilityRow {
+                .filter_map(|(row, columns)| {
+                    let contradiction = matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step)
+                        || row.conditions.iter().any(|c| c.is_false);
+                    // typed: the path's statement and conditions printed over display names;
+                    // the printed text only if the path could not be expanded again
+                    let (statement, columns) = match &path_names {
+                        Some(p) => {
+                            let statement = match p.statement(row.step) {
+                                Some(s) => s,
+                                None if contradiction => row.statement.clone(),
+                                None => return None,
+                            };
+                            let texts = row.conditions.iter().map(|c| p.condition(c));
+                            (statement, columns.into_iter().zip(texts).map(|((column, _), text)| (column, text)).collect())
+                        }
+                        None => (row.statement.clone(), columns),
+                    };
+                    Some(FeasibilityRow {
                         step: row.step as u32 + 1,
                         c_line: c_line(program, &lowered.index, row.origin.proc.0, row.origin.index),
-                        statement: names.statement(&row.statement),
-                        contradiction: matches!(f.verdict, cegar::Feasibility::Infeasible { step, .. } if step == row.step)
-                            || row.conditions.iter().any(|c| c.is_false),
-                        columns: columns.into_iter().map(|(column, text)| (column, names.rewrite(&text))).collect(),
-                    }
+                        statement,
+                        contradiction,
+                        columns,
+                    })
                 })
                 .collect(),
         ),
@@ -545,16 +572,26 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         },
         explanation: None,
         pushdown: None,
-        symbolic_constants: names.symbolic_constants(
-            record
-                .abstract_counterexample
-                .iter()
-                .flat_map(|t| t.steps.iter().flat_map(|s| s.valuation.iter().map(|(n, _)| n.as_str())))
-                .chain(record.feasibility.iter().flat_map(|f| f.table.iter()).flat_map(|row| {
-                    std::iter::once(row.statement.as_str()).chain(row.conditions.iter().map(|c| c.text.as_str()))
-                })),
-        ),
+        symbolic_constants: names
+            .symbolic_constants(trace_predicate_vars(&record.boolean_variables, record.abstract_counterexample.as_ref()).chain(
+                match (&path_names, &record.feasibility) {
+                    (Some(p), Some(f)) => p.program_vars(&f.table),
+                    _ => Vec::new(),
+                },
+            ))
+            .into_iter()
+            .chain(path_names.iter().flat_map(|p| p.legend().iter().cloned()))
+            .collect(),
     }
+}
+
+/// The variables of the predicates whose boolean variables an abstract counterexample's
+/// valuations show.
+fn trace_predicate_vars<'a>(variables: &'a [abstraction::BooleanVariable], trace: Option<&'a model_check::Trace>) -> impl Iterator<Item = c_ir::VarId> + 'a {
+    variables
+        .iter()
+        .filter(move |v| trace.is_some_and(|t| t.steps.iter().any(|s| s.valuation.iter().any(|(n, _)| *n == v.name))))
+        .flat_map(|v| v.predicate.vars())
 }
 
 pub(crate) fn counterexample_search(search: Option<model_check::TraceSearch>) -> CounterexampleSearch {
@@ -694,13 +731,17 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
 /// mapped back, pointers shown as what they point to, each step with its C text.
 fn concrete_steps(names: &crate::names::SourceNames, lowered: &LoweredSource, run: &concrete::Counterexample) -> Vec<ConcreteStep> {
     let program = &lowered.program;
+    let shown = names.display_program();
+    let inputs = input_numbers(run);
     run.steps
         .iter()
-        .filter(|s| !names.is_lowering_artefact(&s.statement))
-        .map(|s| ConcreteStep {
+        .zip(inputs)
+        .filter(|(s, _)| s.statement.starts_with("/*") || !names.is_lowering_artefact(s.at))
+        .map(|(s, input)| ConcreteStep {
             line: lowered.index.line_col(s.span.start).line,
             procedure: program.procs.get(s.at.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
-            statement: names.statement(&s.statement),
+            // the interpreter's own notes (`/* 3 more iterations … */`) are no program statement
+            statement: if s.statement.starts_with("/*") { s.statement.clone() } else { names.concrete_statement(&shown, s.at, input) },
             values: s
                 .values
                 .iter()
@@ -710,6 +751,37 @@ fn concrete_steps(names: &crate::names::SourceNames, lowered: &LoweredSource, ru
             c_source: if s.statement.starts_with("/*") { String::new() } else { names.line_text(lowered.index.line_col(s.span.start).line).unwrap_or_default() },
         })
         .collect()
+}
+
+/// For each step of a concrete run, the 1-based number of the input it reads, if any: the
+/// steps before the run's elided middle (`/* N statements not shown */`) are matched with
+/// the input sites from the first on, those after it from the last back.
+fn input_numbers(run: &concrete::Counterexample) -> Vec<Option<usize>> {
+    let sites: Vec<Option<c_ir::StmtRef>> = run
+        .input_sites
+        .iter()
+        .map(|s| match s {
+            concrete::InputSite::Statement { at, .. } => Some(*at),
+            concrete::InputSite::EntryFormal(_) => None,
+        })
+        .collect();
+    let mut numbers = vec![None; run.steps.len()];
+    let elided = run.steps.iter().position(|s| s.statement.starts_with("/*") && s.statement.contains("not shown")).unwrap_or(run.steps.len());
+    let mut next = 0;
+    for (k, step) in run.steps.iter().enumerate().take(elided) {
+        if let Some(i) = (next..sites.len()).find(|&i| sites[i] == Some(step.at)) {
+            numbers[k] = Some(i + 1);
+            next = i + 1;
+        }
+    }
+    let mut last = sites.len();
+    for (k, step) in run.steps.iter().enumerate().skip(elided).rev() {
+        if let Some(i) = (next..last).rev().find(|&i| sites[i] == Some(step.at)) {
+            numbers[k] = Some(i + 1);
+            last = i;
+        }
+    }
+    numbers
 }
 
 /// Check mode's explanations on demand (issue 31 item 9): the cube lattices, WP conditions and

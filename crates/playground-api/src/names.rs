@@ -7,7 +7,8 @@
 //! read it.
 
 use c_ir::interp::PointerTarget;
-use c_ir::{Program, VarId, VarKind};
+use c_ir::{Expr, ExprKind, Program, StmtKind, StmtRef, VarId, VarKind};
+use refine::{ExpandedPath, PathOp};
 use diagnostics::{LineIndex, Span};
 use std::collections::BTreeMap;
 
@@ -20,8 +21,6 @@ const MAX_EXPRESSION: usize = 40;
 pub(crate) struct SourceNames<'a> {
     program: &'a Program,
     index: &'a LineIndex,
-    /// Printed (lowered) name → variable.
-    by_name: BTreeMap<&'a str, VarId>,
     /// Source names that more than one global, local or formal has (locals are then shown as
     /// `proc::name`).
     shared: BTreeMap<&'a str, usize>,
@@ -29,12 +28,11 @@ pub(crate) struct SourceNames<'a> {
 
 impl<'a> SourceNames<'a> {
     pub(crate) fn new(program: &'a Program, index: &'a LineIndex) -> SourceNames<'a> {
-        let by_name = program.vars.iter().enumerate().map(|(k, v)| (v.name.as_str(), VarId(k as u32))).collect();
         let mut shared: BTreeMap<&str, usize> = BTreeMap::new();
         for v in program.vars.iter().filter(|v| matches!(v.kind, VarKind::Global | VarKind::Local(_) | VarKind::Formal(..))) {
             *shared.entry(v.source_name.as_str()).or_default() += 1;
         }
-        SourceNames { program, index, by_name, shared }
+        SourceNames { program, index, shared }
     }
 
     /// The C text of `span` when it lies on one line (trimmed), else its first line with `…`.
@@ -76,78 +74,24 @@ impl<'a> SourceNames<'a> {
         }
     }
 
-    /// The variable a printed name stands for (`x#2`, a call instance in a path, is `x`).
-    fn lookup(&self, name: &str) -> Option<VarId> {
-        let base = match name.split_once('#') {
-            Some((base, k)) if k.bytes().all(|b| b.is_ascii_digit()) => base,
-            _ => name,
-        };
-        self.by_name.get(base).copied()
-    }
-
     /// The trimmed text of 1-based `line` of the source.
     pub(crate) fn line_text(&self, line: u32) -> Option<String> {
         self.index.text().lines().nth((line as usize).checked_sub(1)?).map(|l| l.trim().to_string())
     }
 
-    /// `text` (a printed statement or condition over the lowered program) with every lowered
-    /// variable name replaced by its display name; `x#2` (the second call's instance in a path)
-    /// keeps its suffix. Field names after `.` and `->` are left alone.
-    pub(crate) fn rewrite(&self, text: &str) -> String {
-        let bytes = text.as_bytes();
-        let mut out = String::with_capacity(text.len());
-        let mut k = 0;
-        while k < bytes.len() {
-            let c = bytes[k];
-            let starts_name = c == b'\'' || c == b'_' || c.is_ascii_alphabetic();
-            let after_member = out.ends_with('.') || out.ends_with("->");
-            if !starts_name || (k > 0 && (bytes[k - 1].is_ascii_alphanumeric() || bytes[k - 1] == b'_')) {
-                let ch = text[k..].chars().next().unwrap_or(' ');
-                out.push(ch);
-                k += ch.len_utf8();
-                continue;
-            }
-            let start = k;
-            k += 1;
-            // `'*p` is one symbolic constant
-            if c == b'\'' && k < bytes.len() && bytes[k] == b'*' {
-                k += 1;
-            }
-            while k < bytes.len() && (bytes[k] == b'_' || bytes[k].is_ascii_alphanumeric()) {
-                k += 1;
-            }
-            let name = &text[start..k];
-            match self.lookup(name) {
-                Some(v) if !after_member => out.push_str(&self.display(v)),
-                _ => out.push_str(name),
-            }
+    /// Whether the statement at `at` is an artefact of the lowering with nothing to read in C:
+    /// `'f = f;` (a symbolic constant takes a formal's value at entry) and `return f_return;`
+    /// (the C `return e;` was the assignment before it).
+    pub(crate) fn is_lowering_artefact(&self, at: StmtRef) -> bool {
+        let kind_of = |e: &Expr| match e.kind {
+            ExprKind::Var(v) => Some(self.program.var(v).kind),
+            _ => None,
+        };
+        match &self.program.stmt(at).kind {
+            StmtKind::Assign { lhs, .. } => matches!(kind_of(lhs), Some(VarKind::SymbolicConst { .. })),
+            StmtKind::Return { value: Some(v) } => matches!(kind_of(v), Some(VarKind::Return(_))),
+            _ => false,
         }
-        out
-    }
-
-    /// A statement of the lowered program as the student reads it: names mapped back, a
-    /// return variable's assignment as `return e;`.
-    pub(crate) fn statement(&self, printed: &str) -> String {
-        if let Some((lhs, rhs)) = printed.split_once(" = ") {
-            if self.lookup(lhs.trim()).is_some_and(|v| matches!(self.program.var(v).kind, VarKind::Return(_))) {
-                return format!("return {}", self.rewrite(rhs));
-            }
-        }
-        self.rewrite(printed)
-    }
-
-    /// Whether a printed lowered statement is an artefact of the lowering with nothing to read
-    /// in C: `'f = f;` (a symbolic constant takes a formal's value at entry) and
-    /// `return f_return;` (the C `return e;` was the assignment before it).
-    pub(crate) fn is_lowering_artefact(&self, printed: &str) -> bool {
-        let s = printed.trim().trim_end_matches(';');
-        if let Some((lhs, _)) = s.split_once(" = ") {
-            return self.lookup(lhs.trim()).is_some_and(|v| matches!(self.program.var(v).kind, VarKind::SymbolicConst { .. }));
-        }
-        if let Some(r) = s.strip_prefix("return ") {
-            return self.lookup(r.trim()).is_some_and(|v| matches!(self.program.var(v).kind, VarKind::Return(_)));
-        }
-        false
     }
 
     /// Whether a variable's value is worth showing beside a step: not a symbolic constant, not
@@ -208,28 +152,271 @@ impl<'a> SourceNames<'a> {
             .map(|n| format!("{n}()"))
     }
 
-    /// The symbolic constants named in `texts`, each with what it stands for.
-    pub(crate) fn symbolic_constants<'t>(&self, texts: impl IntoIterator<Item = &'t str>) -> Vec<SymbolicConstant> {
+    /// The symbolic constants among `vars`, each with what it stands for, in order of first
+    /// appearance.
+    pub(crate) fn symbolic_constants(&self, vars: impl IntoIterator<Item = VarId>) -> Vec<SymbolicConstant> {
         let mut found: Vec<SymbolicConstant> = Vec::new();
-        for text in texts {
-            for name in symbolic_names(text) {
-                let Some(v) = self.lookup(name) else { continue };
-                let VarKind::SymbolicConst { proc, of } = self.program.var(v).kind else { continue };
-                let shown = self.display(v);
-                if found.iter().any(|s| s.name == shown) {
-                    continue;
-                }
-                let procedure = &self.program.proc(proc).name;
-                let formal = &self.program.var(of).source_name;
-                let meaning = if name.starts_with("'*") {
-                    format!("the value *{formal} had when {procedure} was called (a symbolic constant: it never changes inside {procedure})")
-                } else {
-                    format!("the value parameter {formal} had when {procedure} was called (a symbolic constant: it never changes inside {procedure})")
-                };
-                found.push(SymbolicConstant { name: shown, meaning });
+        for v in vars {
+            let Some(var) = self.program.vars.get(v.0 as usize) else { continue };
+            let VarKind::SymbolicConst { proc, of } = var.kind else { continue };
+            let shown = self.display(v);
+            if found.iter().any(|s| s.name == shown) {
+                continue;
             }
+            let procedure = &self.program.proc(proc).name;
+            let formal = &self.program.var(of).source_name;
+            // `'*f` (the value `*f` had) is its own symbolic constant beside `'f`
+            let meaning = if var.name.starts_with("'*") {
+                format!("the value *{formal} had when {procedure} was called (a symbolic constant: it never changes inside {procedure})")
+            } else {
+                format!("the value parameter {formal} had when {procedure} was called (a symbolic constant: it never changes inside {procedure})")
+            };
+            found.push(SymbolicConstant { name: shown, meaning });
         }
         found
+    }
+}
+
+impl SourceNames<'_> {
+    /// The lowered program with every variable named as [`SourceNames::display`] shows it, so
+    /// that `c_ir`'s printer prints statements and predicates in the source's terms: the
+    /// renaming is done on the typed program, never on printed text.
+    pub(crate) fn display_program(&self) -> Program {
+        let mut shown = self.program.clone();
+        for (k, var) in shown.vars.iter_mut().enumerate() {
+            var.name = self.display(VarId(k as u32));
+        }
+        shown
+    }
+
+    /// The line and C call of the statement at `at` that reads an input.
+    fn input_origin(&self, at: StmtRef) -> (u32, Option<String>) {
+        let span = self.program.stmt(at).span;
+        (self.index.line_col(span.start).line, self.c_text(span).and_then(|t| self.reading_call(&t)))
+    }
+
+    /// A statement of the lowered program as the student reads it, printed from the typed
+    /// statement over `shown` ([`SourceNames::display_program`]): a return variable's assignment
+    /// as `return e;`, an input read as `x = nondet (input 1, line 12);` (`input` is the
+    /// 1-based number of the input, as the inputs list counts them).
+    pub(crate) fn concrete_statement(&self, shown: &Program, at: StmtRef, input: Option<usize>) -> String {
+        let stmt = self.program.stmt(at);
+        let e = |x: &Expr| c_ir::display_expr(shown, x);
+        let line = self.index.line_col(stmt.span.start).line;
+        match (&stmt.kind, input) {
+            (StmtKind::Havoc { lhs }, Some(k)) | (StmtKind::Call { lhs: Some(lhs), .. }, Some(k)) => {
+                format!("{} = {};", e(lhs), nondet(k, line))
+            }
+            (StmtKind::Assign { lhs, rhs }, _) if self.is_return_var(lhs) => format!("return {};", e(rhs)),
+            _ => c_ir::display_stmt(shown, shown.proc(at.proc), stmt),
+        }
+    }
+
+    fn is_return_var(&self, lhs: &Expr) -> bool {
+        matches!(lhs.kind, ExprKind::Var(v) if matches!(self.program.var(v).kind, VarKind::Return(_)))
+    }
+
+    /// The names of an expanded path's variables (`refine::expand_path`): the program's as
+    /// [`SourceNames::display`] shows them, a call instance's copies with their `#k`, each
+    /// input read along the path as `input1`, `input2`, … and each allocated cell as `heap1`, ….
+    pub(crate) fn path_names<'p>(&self, path: &'p ExpandedPath) -> PathNames<'p> {
+        let mut shown = path.program.clone();
+        let base = path.base_var_count();
+        let mut legend = Vec::new();
+        let mut heaps = 0;
+        for k in 0..shown.vars.len() {
+            let v = VarId(k as u32);
+            let name = if k < base {
+                self.display(v)
+            } else if let Some(original) = path.original_var(v) {
+                let suffix = path.program.var(v).name.rsplit_once('#').map(|(_, n)| n.to_string()).unwrap_or_default();
+                format!("{}#{suffix}", self.display(original))
+            } else if let Some(i) = path.inputs.iter().position(|input| input.var == v) {
+                let (line, call) = self.input_origin(path.inputs[i].origin);
+                let name = format!("input{}", i + 1);
+                let read = call.map(|c| format!("{c} returned")).unwrap_or_else(|| "the environment gave".into());
+                legend.push(SymbolicConstant { name: name.clone(), meaning: format!("the value {read} at line {line} (input {} of the path)", i + 1) });
+                name
+            } else {
+                heaps += 1;
+                let name = format!("heap{heaps}");
+                let at = path.steps.iter().find(|s| matches!(&s.op, PathOp::Assign { rhs, .. } if address_of(rhs) == Some(v)));
+                let meaning = match at {
+                    Some(step) => format!("the cell allocated at line {}", self.index.line_col(self.program.stmt(step.origin).span.start).line),
+                    None => "a cell allocated on the path".to_string(),
+                };
+                legend.push(SymbolicConstant { name: name.clone(), meaning });
+                name
+            };
+            shown.vars[k].name = name;
+        }
+        let inputs = path.inputs.iter().map(|input| (input.var, self.input_origin(input.origin).0)).collect();
+        PathNames { path, shown, inputs, legend }
+    }
+
+    /// The display name of each boolean variable of an abstraction: `{p}` with the predicate
+    /// printed over `shown` (a program whose first variables are this program's, named by
+    /// [`SourceNames::display_program`] or [`SourceNames::path_names`]).
+    pub(crate) fn boolean_names(shown: &Program, variables: &[abstraction::BooleanVariable]) -> BooleanNames {
+        BooleanNames(variables.iter().map(|v| (v.name.clone(), format!("{{{}}}", c_ir::display_expr(shown, &v.predicate)))).collect())
+    }
+}
+
+/// `nondet (input 3, line 12)`.
+fn nondet(input: usize, line: u32) -> String {
+    format!("nondet (input {input}, line {line})")
+}
+
+/// The variable `e` takes the address of (`&v`, `(T*)&v`).
+fn address_of(e: &Expr) -> Option<VarId> {
+    match &e.kind {
+        ExprKind::Cast(inner) => address_of(inner),
+        ExprKind::AddrOf(inner) => match inner.kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The variables of an expanded path named in the source's terms (see
+/// [`SourceNames::path_names`]): the feasibility table's statements and conditions printed from
+/// the typed path.
+pub(crate) struct PathNames<'p> {
+    path: &'p ExpandedPath,
+    /// The path's arena with display names.
+    shown: Program,
+    /// Each input variable and the line that read it.
+    inputs: Vec<(VarId, u32)>,
+    /// What the path's inputs and heap cells are.
+    legend: Vec<SymbolicConstant>,
+}
+
+impl PathNames<'_> {
+    /// The path's arena with display names (its first variables are the program's).
+    pub(crate) fn shown(&self) -> &Program {
+        &self.shown
+    }
+
+    /// The inputs and heap cells the path reads, explained.
+    pub(crate) fn legend(&self) -> &[SymbolicConstant] {
+        &self.legend
+    }
+
+    /// Path step `step` as the student reads it; `None` for a lowering artefact with nothing to
+    /// read in C (`'f = f`, a symbolic constant taking its formal's value at entry).
+    pub(crate) fn statement(&self, step: usize) -> Option<String> {
+        let step = self.path.steps.get(step)?;
+        let e = |x: &Expr| c_ir::display_expr(&self.shown, x);
+        match &step.op {
+            PathOp::Assign { lhs, rhs } => {
+                let target = match lhs.kind {
+                    ExprKind::Var(v) => Some(self.path.program.var(v).kind),
+                    _ => None,
+                };
+                let input = match rhs.kind {
+                    ExprKind::Var(v) => self.inputs.iter().position(|(i, _)| *i == v),
+                    _ => None,
+                };
+                match (target, input) {
+                    (Some(VarKind::SymbolicConst { .. }), _) => None,
+                    (_, Some(k)) => Some(format!("{} = {};", e(lhs), nondet(k + 1, self.inputs[k].1))),
+                    (Some(VarKind::Return(_)), None) => Some(format!("return {};", e(rhs))),
+                    _ => Some(format!("{} = {};", e(lhs), e(rhs))),
+                }
+            }
+            PathOp::Assume { cond } => Some(format!("assume({});", e(cond))),
+            _ => Some(refine::display_step(self.path, step)),
+        }
+    }
+
+    /// The program variables (call instances' copies as their originals) that the statements
+    /// and conditions of `rows` mention, in order.
+    pub(crate) fn program_vars(&self, rows: &[refine::FeasibilityRow]) -> Vec<VarId> {
+        let mut vars = Vec::new();
+        for row in rows {
+            if let Some(step) = self.path.steps.get(row.step) {
+                match &step.op {
+                    PathOp::Assign { lhs, rhs } => vars.extend(lhs.vars().into_iter().chain(rhs.vars())),
+                    PathOp::Assume { cond } => vars.extend(cond.vars()),
+                    _ => {}
+                }
+            }
+            vars.extend(row.conditions.iter().flat_map(|c| c.expr.vars()));
+        }
+        vars.into_iter().filter_map(|v| self.path.original_var(v)).collect()
+    }
+
+    /// A condition of the feasibility table printed from its expression.
+    pub(crate) fn condition(&self, c: &refine::Condition) -> String {
+        let e = c_ir::display_expr(&self.shown, &c.expr);
+        let var = |v: VarId| self.shown.vars.get(v.0 as usize).map(|x| x.name.clone()).unwrap_or_default();
+        match (c.column, c.var) {
+            (refine::ConditionColumn::Omega, Some(v)) => format!("{} ↦ {e}", var(v)),
+            (refine::ConditionColumn::Pi, Some(v)) => format!("⟨{}, {e}⟩", var(v)),
+            _ => e,
+        }
+    }
+}
+
+/// Boolean variables' display names (`{p}` over the source's names), by their name in the
+/// boolean program.
+pub(crate) struct BooleanNames(BTreeMap<String, String>);
+
+impl BooleanNames {
+    /// How boolean variable `name` is shown (itself when it stands for no predicate:
+    /// parameters `prm1`, results `ret1`).
+    pub(crate) fn get(&self, name: &str) -> String {
+        self.0.get(name).cloned().unwrap_or_else(|| name.to_string())
+    }
+
+    /// `program` with every boolean variable renamed to its display name (declarations,
+    /// assignments, expressions), to print the boolean statements in the source's terms.
+    pub(crate) fn rename_program(&self, program: &boolprog::Program) -> boolprog::Program {
+        let mut out = program.clone();
+        for g in &mut out.globals {
+            g.name = self.get(&g.name);
+        }
+        for p in &mut out.procs {
+            for v in p.formals.iter_mut().chain(p.locals.iter_mut()) {
+                *v = self.get(v);
+            }
+            p.enforce = p.enforce.as_ref().map(|e| self.expr(e));
+            self.rename_body(&mut p.body);
+        }
+        out
+    }
+
+    fn expr(&self, e: &boolprog::Expr) -> boolprog::Expr {
+        e.rename_variables(&|v: &str| self.0.get(v).cloned())
+    }
+
+    fn rename_body(&self, body: &mut [boolprog::Stmt]) {
+        use boolprog::StmtKind as K;
+        for stmt in body {
+            match &mut stmt.kind {
+                K::Skip | K::Goto(_) => {}
+                K::Assign { lhs, rhs } => {
+                    lhs.iter_mut().for_each(|v| *v = self.get(v));
+                    rhs.iter_mut().for_each(|e| *e = self.expr(e));
+                }
+                K::Assume(e) | K::Assert(e) => *e = self.expr(e),
+                K::If { cond, then_branch, else_branch } => {
+                    *cond = self.expr(cond);
+                    self.rename_body(then_branch);
+                    self.rename_body(else_branch);
+                }
+                K::While { cond, body } => {
+                    *cond = self.expr(cond);
+                    self.rename_body(body);
+                }
+                K::Call { lhs, args, .. } => {
+                    lhs.iter_mut().for_each(|v| *v = self.get(v));
+                    args.iter_mut().for_each(|e| *e = self.expr(e));
+                }
+                K::Return(values) => values.iter_mut().for_each(|e| *e = self.expr(e)),
+            }
+        }
     }
 }
 
@@ -250,31 +437,6 @@ fn call_names(text: &str) -> Vec<String> {
             }
             if bytes.get(j) == Some(&b'(') && !matches!(&text[start..k], "if" | "while" | "for" | "switch" | "sizeof" | "return") {
                 names.push(text[start..k].to_string());
-            }
-        } else {
-            k += 1;
-        }
-    }
-    names
-}
-
-/// The `'f` and `'*f` names in a printed text.
-fn symbolic_names(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut names = Vec::new();
-    let mut k = 0;
-    while k < bytes.len() {
-        if bytes[k] == b'\'' {
-            let start = k;
-            k += 1;
-            if bytes.get(k) == Some(&b'*') {
-                k += 1;
-            }
-            while k < bytes.len() && (bytes[k] == b'_' || bytes[k].is_ascii_alphanumeric()) {
-                k += 1;
-            }
-            if k > start + 1 {
-                names.push(&text[start..k]);
             }
         } else {
             k += 1;
@@ -405,15 +567,53 @@ mod tests {
     }
 
     #[test]
-    fn rewriting_leaves_fields_and_unknown_names_alone() {
+    fn the_display_program_prints_source_names_and_leaves_fields_alone() {
         let source = "struct s { int count; };\nint count;\nint f(int count) { return count; }\nint main(void) { struct s v; v.count = f(count); return v.count; }\n";
         let (program, _) = c_front::lower(source, "t.c", &c_front::LowerOptions::default());
         let program = program.expect("lowers");
         let index = diagnostics::LineIndex::new(source);
         let names = super::SourceNames::new(&program, &index);
-        let lowered: Vec<&str> = program.vars.iter().map(|v| v.name.as_str()).collect();
-        let v = lowered.iter().find(|n| n.starts_with('v')).expect("v");
-        let text = format!("{v}.count = count + unknown;");
-        assert_eq!(names.rewrite(&text), "v.count = count + unknown;", "{lowered:?}");
+        let shown = names.display_program();
+        let main = program.procs.iter().position(|p| p.name == "main").expect("main");
+        let main = c_ir::ProcId(main as u32);
+        let printed: Vec<String> =
+            shown.proc(main).body.iter().map(|stmt| c_ir::display_stmt(&shown, shown.proc(main), stmt)).collect();
+        assert!(printed.iter().any(|p| p == "v.count = f(count);"), "{printed:?}");
+        assert!(printed.iter().all(|p| !p.contains("_main") && !p.contains("_return")), "{printed:?}");
+    }
+
+    /// The abstract trace's boolean statements, the feasibility table and the concrete run of
+    /// a program with an input, a call with a symbolic constant and a shared name.
+    #[test]
+    fn abstract_statements_feasibility_rows_and_inputs_are_in_the_source_terms() {
+        let source = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint n;\nint f(int a) { int n = a; return n + 1; }\nint main(void) {\n  int n = 0;\n  int i = __VERIFIER_nondet_int();\n  int r = f(i);\n  if (r == 5 && n == 0) reach_error();\n  return 0;\n}\n";
+        let o = check(source);
+        assert_eq!(o.verdict, Verdict::Unsafe, "{}", o.reason);
+        let lowered = ["_main", "_return", "input#", "tmp", " = *", "'a = a"];
+        for it in &o.iterations {
+            for step in &it.abstract_trace {
+                for bad in lowered {
+                    assert!(!step.statement.contains(bad), "{bad} in {step:?}");
+                }
+            }
+            for row in &it.feasibility_table {
+                for text in std::iter::once(&row.statement).chain(row.columns.iter().map(|(_, c)| c)) {
+                    for bad in lowered {
+                        assert!(!text.contains(bad), "{bad} in {row:?}");
+                    }
+                }
+            }
+        }
+        let first = &o.iterations[0];
+        // the input's row, and the input named in conditions and explained
+        assert!(first.feasibility_table.iter().any(|r| r.statement == "main::n = 0;"), "{:?}", first.feasibility_table);
+        assert!(first.feasibility_table.iter().any(|r| r.statement == "i = nondet (input 1, line 7);"), "{:?}", first.feasibility_table);
+        assert!(first.feasibility_table.iter().any(|r| r.columns.iter().any(|(_, c)| c.contains("input1"))), "{:?}", first.feasibility_table);
+        let input = first.symbolic_constants.iter().find(|c| c.name == "input1").expect("input1 is explained");
+        assert_eq!(input.meaning, "the value __VERIFIER_nondet_int() returned at line 7 (input 1 of the path)");
+        // the boolean program's statements over the source's names
+        assert!(first.abstract_trace.iter().any(|s| s.statement.contains("{main::n == 0}")), "{:?}", first.abstract_trace);
+        // the concrete run: the input read as nondet with its number and line
+        assert!(o.trace.iter().any(|s| s.statement == "i = nondet (input 1, line 7);"), "{:?}", o.trace);
     }
 }

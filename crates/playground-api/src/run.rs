@@ -113,17 +113,17 @@ pub(crate) fn printed_text(
     (BooleanProgramText { text: printed.text.clone(), c_lines }, printed)
 }
 
-/// Converts a model checker trace to display steps; with the C program's `names`, the
-/// boolean variables of the valuations are named over the source's names (the statements
-/// stay the boolean program's lines).
+/// Converts a model checker trace to display steps. With the C program's `names` (the
+/// boolean variables' display names and the boolean program printed after renaming them,
+/// line for line `printed`), the statements and valuations are over the source's names.
 pub(crate) fn abstract_steps(
     program: &boolprog::Program,
     printed: &boolprog::Printed,
     trace: &model_check::Trace,
     c_line_of: &dyn Fn(boolprog::Origin) -> Option<u32>,
-    names: Option<&crate::names::SourceNames>,
+    names: Option<(&crate::names::BooleanNames, &str)>,
 ) -> Vec<AbstractStep> {
-    let lines: Vec<&str> = printed.text.lines().collect();
+    let lines: Vec<&str> = names.map(|(_, text)| text).unwrap_or(&printed.text).lines().collect();
     trace
         .steps
         .iter()
@@ -146,11 +146,10 @@ pub(crate) fn abstract_steps(
                 procedure: program.procs.get(step.proc.0 as usize).map(|p| p.name.clone()).unwrap_or_default(),
                 bp_line,
                 c_line: step.origin.and_then(c_line_of),
-                // verbatim: the boolean program's own line (the boolean program view shows it)
                 statement,
                 kind,
                 valuation: match names {
-                    Some(n) => step.valuation.iter().map(|(v, b)| (n.rewrite(v), *b)).collect(),
+                    Some((n, _)) => step.valuation.iter().map(|(v, b)| (n.get(v), *b)).collect(),
                     None => step.valuation.clone(),
                 },
             }

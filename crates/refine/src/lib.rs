@@ -105,6 +105,12 @@ pub enum ConditionColumn {
 pub struct Condition {
     pub column: ConditionColumn,
     pub text: String,
+    /// What `text` prints, as an expression over the path's variables (the arena of
+    /// [`expand_path`] on the same statements): `wp`'s precondition, `sp`'s Φ, or the value of
+    /// Ω and Π (input values as `θv`), so views can name variables without reading `text`.
+    pub expr: c_ir::Expr,
+    /// Ω and Π: the variable whose value `expr` is.
+    pub var: Option<c_ir::VarId>,
     /// Whether the condition is `false` (the contradiction that makes the path infeasible).
     pub is_false: bool,
 }
@@ -265,7 +271,8 @@ fn wp_table(path: &ExpandedPath, wp: &WpAnalysis) -> Vec<FeasibilityRow> {
                 .filter_map(|t| {
                     let c = t.at(i).filter(|e| !e.is_true())?;
                     let text = display_expr(&path.program, c);
-                    Some(Condition { column: ConditionColumn::Thread { origin_step: t.origin_step }, is_false: c.is_false(), text })
+                    let column = ConditionColumn::Thread { origin_step: t.origin_step };
+                    Some(Condition { column, is_false: c.is_false(), text, expr: c.clone(), var: None })
                 })
                 .collect(),
         });
@@ -280,16 +287,19 @@ fn sp_table(path: &ExpandedPath, sp: &SpAnalysis) -> Vec<FeasibilityRow> {
         match &r.delta {
             SpDelta::Value { var, value, previous } => {
                 let name = &path.program.var(*var).name;
-                let text = format!("{name} ↦ {}", newton::display_symbolic(path, value));
-                conditions.push(Condition { column: ConditionColumn::Omega, text, is_false: false });
+                let shown = newton::symbolic(value);
+                let text = format!("{name} ↦ {}", display_expr(&path.program, &shown));
+                conditions.push(Condition { column: ConditionColumn::Omega, text, expr: shown, var: Some(*var), is_false: false });
                 if let Some(p) = previous {
-                    let text = format!("⟨{name}, {}⟩", newton::display_symbolic(path, p));
-                    conditions.push(Condition { column: ConditionColumn::Pi, text, is_false: false });
+                    let shown = newton::symbolic(p);
+                    let text = format!("⟨{name}, {}⟩", display_expr(&path.program, &shown));
+                    conditions.push(Condition { column: ConditionColumn::Pi, text, expr: shown, var: Some(*var), is_false: false });
                 }
             }
             SpDelta::Condition { condition, .. } => {
-                let text = newton::display_symbolic(path, condition);
-                conditions.push(Condition { column: ConditionColumn::Phi, is_false: condition.is_false(), text });
+                let shown = newton::symbolic(condition);
+                let text = display_expr(&path.program, &shown);
+                conditions.push(Condition { column: ConditionColumn::Phi, is_false: condition.is_false(), text, expr: shown, var: None });
             }
         }
         match rows.last_mut() {

@@ -240,10 +240,9 @@ fn omega_at(rows: &[SpRow], x: VarId, step: usize) -> Option<Expr> {
 }
 
 /// An expression with the start values θ_x shown as `θx` symbols (for the Fig 7.5 table).
-pub(crate) fn display_symbolic(path: &ExpandedPath, e: &Expr) -> String {
-    let shown = logic::substitute::map_expr(e, &mut |sub| match sub.kind {
+pub(crate) fn symbolic(e: &Expr) -> Expr {
+    logic::substitute::map_expr(e, &mut |sub| match sub.kind {
         ExprKind::Var(v) => Some(Expr::new(ExprKind::App(c_ir::Symbol::Theta(v), Vec::new()), sub.ty.clone())),
         _ => None,
-    });
-    c_ir::display_expr(&path.program, &shown)
+    })
 }
