@@ -39,19 +39,30 @@ fn producer() -> Producer {
 
 /// The correctness witness's invariants: each loop-head invariant of the outcome placed at its
 /// source loop (several IR heads at one loop are joined by `||`, which each of them implies).
-/// Second result: why an invariant was left out (printed as notes; a left-out invariant makes
-/// the witness weaker, never wrong).
+/// A function whose body starts with its loop (`void eval(void) { while (1) ... }`) has the
+/// loop head as its first statement, whose invariant the engine reports as the one *at entry*:
+/// it holds every time that statement is reached, on entry and after each iteration, so it is
+/// that loop's invariant. Each is given in the form [`correctness::compact`] makes.
+/// Second result: why an invariant was left out or weakened (printed as notes; a left-out or
+/// weakened invariant makes the witness weaker, never wrong).
 fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceIndex, file_name: &str) -> (Vec<Invariant>, Vec<String>) {
     let mut at_loop: BTreeMap<u32, (String, Vec<String>)> = BTreeMap::new();
     let mut notes = Vec::new();
-    for inv in outcome.invariants.iter().filter(|i| i.location == "at loop head") {
+    let starts_with_loop = |name: &str| program.proc_by_name(name).is_some_and(|p| program.proc(p).loop_heads().contains(&0));
+    let at_head = |i: &&playground_api::InvariantData| match i.location.as_str() {
+        "at loop head" => true,
+        "at entry" => starts_with_loop(&i.procedure),
+        _ => false,
+    };
+    for inv in outcome.invariants.iter().filter(at_head) {
         let line = inv.c_line.unwrap_or(0);
         let mut skip = |why: &str| notes.push(format!("the invariant of `{}` at line {line} is left out: {why}", inv.procedure));
         let Some(proc) = program.proc_by_name(&inv.procedure) else {
             skip("its function is not in the program");
             continue;
         };
-        let heads: Vec<u32> = program.proc(proc).loop_heads().into_iter().filter(|&h| h != 0).collect();
+        let entry = inv.location == "at entry";
+        let heads: Vec<u32> = program.proc(proc).loop_heads().into_iter().filter(|&h| (h == 0) == entry).collect();
         let on_line: Vec<u32> = heads
             .into_iter()
             .filter(|&h| Some(index.line_col(program.stmt(c_ir::StmtRef { proc, index: h }).span.start).0) == inv.c_line)
@@ -75,6 +86,14 @@ fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceInd
                 continue;
             }
         };
+        let (formula, compaction) = correctness::compact(&formula);
+        if let correctness::Compaction::TwoLiteralClauses { predicates, clauses } = compaction {
+            notes.push(format!(
+                "the invariant of `{}` at line {line} is weakened to its {clauses} clauses of two literals: its disjunction mentions {predicates} predicates (more than {})",
+                inv.procedure,
+                correctness::MAX_DISJUNCTION_PREDICATES
+            ));
+        }
         let text = correctness::c_expression(program, index, proc, correctness::scope_point(site), &formula);
         let entry = at_loop.entry(keyword).or_insert_with(|| (program.proc(proc).name.clone(), Vec::new()));
         // `None`: nothing expressible, i.e. `1`, which makes the disjunction trivial

@@ -30,6 +30,15 @@ fn validate(program: &Path, witness: &Path) -> (i32, String) {
     predabs(&["validate", program.to_str().unwrap(), "--witness", witness.to_str().unwrap(), "--timeout", "30"])
 }
 
+/// The witness `text` with every invariant's value replaced by `value`, written to a file in `dir`.
+fn mutant(dir: &Path, text: &str, value: &str) -> PathBuf {
+    let lines: Vec<String> =
+        text.lines().map(|l| if l.trim_start().starts_with("value:") { format!("      value: {value}") } else { l.to_string() }).collect();
+    let path = dir.join(format!("{}.yml", value.len()));
+    std::fs::write(&path, lines.join("\n")).unwrap();
+    path
+}
+
 #[test]
 fn witnesses_of_the_test_programs_validate() {
     let dir = scratch("all");
@@ -56,13 +65,7 @@ fn wrong_and_weakened_invariants_are_rejected() {
     let w = dir.join("w.yml");
     check_with_witness(&program, &w);
     let text = std::fs::read_to_string(&w).unwrap();
-    let with_value = |value: &str| -> PathBuf {
-        let lines: Vec<String> =
-            text.lines().map(|l| if l.trim_start().starts_with("value:") { format!("      value: {value}") } else { l.to_string() }).collect();
-        let path = dir.join(format!("{}.yml", value.len()));
-        std::fs::write(&path, lines.join("\n")).unwrap();
-        path
-    };
+    let with_value = |value: &str| mutant(&dir, &text, value);
     // false at the loop's last test (i == 10): INVALID
     let (code, out) = validate(&program, &with_value("i < 10"));
     assert_eq!(code, 1, "{out}");
@@ -79,6 +82,31 @@ fn wrong_and_weakened_invariants_are_rejected() {
     let (code, out) = validate(&program, &with_value("i <= 10"));
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("inductive"), "{out}");
+    // asserted conjunct by conjunct: one wrong conjunct among right ones is found and named
+    let (code, out) = validate(&program, &with_value("i >= 0 && i <= 10 && i != 5"));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not hold"), "{out}");
+    let (code, out) = validate(&program, &with_value("(i >= 0 && i <= 10) && (i != 11 || i == 3)"));
+    assert_eq!(code, 0, "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A function whose body starts with its loop: the loop head is the function's first statement,
+/// whose invariant the engine reports as the one at entry; the witness places it at the loop,
+/// it validates, and a wrong one there is rejected.
+#[test]
+fn a_loop_that_starts_its_function_gets_its_invariant() {
+    let dir = scratch("first");
+    let program = programs().join("safe_loop_first.c");
+    let w = dir.join("w.yml");
+    assert_eq!(check_with_witness(&program, &w), "VERDICT: SAFE");
+    let text = std::fs::read_to_string(&w).unwrap();
+    assert!(text.contains("line: 8") && text.contains("function: count"), "{text}");
+    let (code, out) = validate(&program, &w);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = validate(&program, &mutant(&dir, &text, "n < 10"));
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("does not hold"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

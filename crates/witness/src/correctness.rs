@@ -10,11 +10,20 @@
 //! `false` under a negation, so the printed invariant is implied by the engine's: weaker, never
 //! wrong.
 //!
+//! A large engine invariant (a disjunction of many cubes) is first put in the form
+//! [`compact`] makes: the literals all cubes share as conjuncts, and the rest kept as one
+//! disjunction only when it mentions few predicates, else replaced by the two-literal clauses it
+//! implies (weaker, never wrong).
+//!
 //! Validation (see the `predabs validate` command) checks the instrumented program with the
 //! CEGAR loop: each loop `while (c) S` becomes
-//! `for (;;) if (!(inv)) reach_error(); else if (!(c)) break; else S` (a `for` keeps its
-//! initialisation and step, a `do` body starts with the check), which asserts the invariant
-//! every time the condition is about to be evaluated and keeps `break`/`continue` as they were.
+//! `for (;;) { if (!(a)) reach_error(); if (!(b)) reach_error(); if (!(c)) break; S }` for an
+//! invariant `a && b` (a `for` keeps its initialisation and step, a `do` body starts with one
+//! check of the whole invariant), which asserts the invariant every time the condition is about
+//! to be evaluated and keeps `break`/`continue` as they were. Each top-level conjunct is its own
+//! condition because C2BP abstracts a condition over all the predicates it mentions at once
+//! (§4's F and G): many small conditions cost little, one conjunction of forty literals costs
+//! exponentially more.
 
 use crate::source::{LoopKind, LoopSite, SourceIndex};
 use c_ir::{BinaryOp, Expr, ExprKind, ProcId, Program, Type, UnaryOp, VarId, VarKind};
@@ -358,6 +367,151 @@ fn split_top<'t>(text: &'t str, sep: &str) -> Vec<&'t str> {
     parts
 }
 
+/// The most predicates (atoms up to negation) the disjunctive part of a printed invariant may
+/// mention before [`compact`] replaces it by its two-literal clauses. A validator that abstracts
+/// the asserted invariant (C2BP: `predabs validate`) computes one condition over all of them,
+/// whose strengthening grows exponentially with their number: toy.cil's loop in
+/// `start_simulation` (74 cubes over 24 predicates beyond the 15 literals they share) made
+/// re-verification run out of its 60 s in abstraction and model checking; with its 158
+/// two-literal clauses asserted one by one it is re-verified SAFE in 14 s of CPU. The disjunctions
+/// of the other shared tasks' witnesses mention at most 11.
+pub const MAX_DISJUNCTION_PREDICATES: usize = 12;
+
+/// What [`compact`] did to an invariant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compaction {
+    /// The same formula (literals shared by all disjuncts factored out, if any).
+    Exact,
+    /// The disjunction was replaced by the clauses of two literals it implies: weaker, still
+    /// implied by the engine's invariant.
+    TwoLiteralClauses { predicates: usize, clauses: usize },
+}
+
+fn flatten<'e>(e: &'e Expr, op: BinaryOp, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Binary(o, a, b) if *o == op => {
+            flatten(a, op, out);
+            flatten(b, op, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// A literal's atom, the same for a comparison and its negation (`x != 1`, `!(x == 1)` and
+/// `x == 1` have one key).
+fn atom_key(e: &Expr) -> Expr {
+    match &e.kind {
+        ExprKind::Unary(UnaryOp::Not, a) => atom_key(a),
+        ExprKind::Binary(op, a, b) => match op.negated_relation() {
+            Some(neg) => Expr::binary(if (*op as u8) < (neg as u8) { *op } else { neg }, (**a).clone(), (**b).clone()),
+            None => e.clone(),
+        },
+        _ => e.clone(),
+    }
+}
+
+/// An engine invariant (a disjunction of cubes, C2BP §5's reachable abstract states) in a form
+/// that validators can check: the literals every cube has are factored out as conjuncts, and a
+/// remaining disjunction over more than [`MAX_DISJUNCTION_PREDICATES`] predicates is replaced by
+/// the clauses `a || b` that every cube implies (a cube contains `a` or `b`). Each of these is
+/// implied by the formula, so the result is the formula or weaker, never wrong; its top-level
+/// conjuncts are what [`instrument`] asserts one by one.
+pub fn compact(formula: &Expr) -> (Expr, Compaction) {
+    let mut disjuncts = Vec::new();
+    flatten(formula, BinaryOp::Or, &mut disjuncts);
+    if disjuncts.len() < 2 {
+        return (formula.clone(), Compaction::Exact);
+    }
+    let cubes: Vec<Vec<&Expr>> = disjuncts
+        .iter()
+        .map(|d| {
+            let mut lits = Vec::new();
+            flatten(d, BinaryOp::And, &mut lits);
+            lits
+        })
+        .collect();
+    let common: Vec<Expr> = cubes[0].iter().filter(|l| cubes[1..].iter().all(|c| c.contains(l))).map(|l| (*l).clone()).collect();
+    let residual: Vec<Vec<&Expr>> = cubes.iter().map(|c| c.iter().copied().filter(|l| !common.contains(l)).collect()).collect();
+    if residual.iter().any(|c| c.is_empty()) {
+        // one cube is just the common literals: the disjunction is implied by them
+        return (logic::balanced(common, BinaryOp::And), Compaction::Exact);
+    }
+    let mut literals: Vec<&Expr> = Vec::new();
+    for l in residual.iter().flatten() {
+        if !literals.contains(l) {
+            literals.push(l);
+        }
+    }
+    let keys: Vec<Expr> = literals.iter().map(|l| atom_key(l)).collect();
+    let mut predicates: Vec<&Expr> = Vec::new();
+    for k in &keys {
+        if !predicates.contains(&k) {
+            predicates.push(k);
+        }
+    }
+    let mut conjuncts = common;
+    if predicates.len() <= MAX_DISJUNCTION_PREDICATES {
+        let cubes = residual.into_iter().map(|c| logic::balanced(c.into_iter().cloned().collect(), BinaryOp::And)).collect();
+        conjuncts.push(logic::balanced(cubes, BinaryOp::Or));
+        return (logic::balanced(conjuncts, BinaryOp::And), Compaction::Exact);
+    }
+    let has: Vec<Vec<bool>> = residual.iter().map(|c| literals.iter().map(|l| c.contains(l)).collect()).collect();
+    let mut clauses = 0;
+    for i in 0..literals.len() {
+        for j in i + 1..literals.len() {
+            if keys[i] != keys[j] && has.iter().all(|c| c[i] || c[j]) {
+                conjuncts.push(Expr::or(literals[i].clone(), literals[j].clone()));
+                clauses += 1;
+            }
+        }
+    }
+    (logic::balanced(conjuncts, BinaryOp::And), Compaction::TwoLiteralClauses { predicates: predicates.len(), clauses })
+}
+
+/// The top-level conjuncts of a C expression `text` (`a && (b || c) && d`: `a`, `b || c`, `d`),
+/// which asserted one by one mean the same as the whole; the text itself when splitting could
+/// change its meaning (a top-level `||`, `?:`, comma or assignment binds looser than `&&`).
+pub fn conjuncts(text: &str) -> Vec<&str> {
+    let mut t = text.trim();
+    while outer_parens(t) {
+        t = t[1..t.len() - 1].trim();
+    }
+    let bytes = t.as_bytes();
+    let mut depth = 0i32;
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            _ if depth != 0 => {}
+            b'?' | b':' | b',' | b'"' | b'\'' => return vec![text.trim()],
+            b'|' if bytes.get(i + 1) == Some(&b'|') => return vec![text.trim()],
+            b'=' => {
+                let before = if i > 0 { bytes[i - 1] } else { b' ' };
+                let comparison = matches!(before, b'=' | b'!' | b'<' | b'>') && !(i > 1 && matches!(before, b'<' | b'>') && bytes[i - 2] == before);
+                if !comparison && bytes.get(i + 1) != Some(&b'=') {
+                    return vec![text.trim()];
+                }
+            }
+            _ => {}
+        }
+    }
+    let parts = split_top(t, "&&");
+    if parts.len() < 2 || parts.iter().any(|p| p.trim().is_empty()) {
+        return vec![t];
+    }
+    parts.into_iter().flat_map(conjuncts).collect()
+}
+
+/// `if (!(c)) ERR;` for each conjunct of each invariant.
+fn assertions(invs: &[&str], err: &str) -> String {
+    invs.iter().flat_map(|t| conjuncts(t)).map(|c| format!("if (!({c})) {err}; ")).collect()
+}
+
+/// `__VERIFIER_assume(c);` for each conjunct of each invariant.
+fn assumptions(invs: &[&str]) -> String {
+    invs.iter().flat_map(|t| conjuncts(t)).map(|c| format!("__VERIFIER_assume({c}); ")).collect()
+}
+
 /// Where the loop's invariant is evaluated for scoping: inside the header (after a `for`'s
 /// initialisation), or at the start of a `do` body.
 pub fn scope_point(site: &LoopSite) -> u32 {
@@ -383,8 +537,12 @@ pub fn error_call(index: &SourceIndex) -> (&'static str, Option<&'static str>) {
 }
 
 /// The source with the invariants asserted at their loops (`checks`: loop keyword offset and
-/// C expression; several at one loop are conjoined). Lines are kept, except that a needed
-/// declaration of the error function is put on a first line of its own (second result: 1).
+/// C expression; several at one loop are conjoined). A `while (c) S` becomes
+/// `for (;;) { if (!(a)) ERR; if (!(b)) ERR; if (!(c)) break; S }` with one check per top-level
+/// conjunct of the invariants ([`conjuncts`]: small conditions abstract cheaply, one large one
+/// does not), a `for` keeps its initialisation and step, a `do` body starts with one check of the
+/// whole invariant. Lines are kept, except that a needed declaration of the error function is
+/// put on a first line of its own (second result: 1).
 pub fn instrument(index: &SourceIndex, checks: &[(u32, String)]) -> (String, u32) {
     let text = index.text();
     let (err, decl) = error_call(index);
@@ -394,35 +552,42 @@ pub fn instrument(index: &SourceIndex, checks: &[(u32, String)]) -> (String, u32
         if invs.is_empty() {
             continue;
         }
-        let inv = invs.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" && ");
-        let check = format!("if (!({inv})) {err}; else");
+        let asserted = assertions(&invs, err);
         let slice = |a: u32, b: u32| &text[a as usize..b as usize];
+        let exit = |cond: &str| if cond.trim().is_empty() { String::new() } else { format!("if (!({cond})) break; ") };
         match (site.kind, site.header, site.semicolons) {
             (LoopKind::While, Some((open, close)), _) => {
                 let cond = slice(open + 1, close);
-                edits.push((site.keyword, close + 1, format!("for (;;) {check} if (!({cond})) break; else")));
+                edits.push((site.keyword, close + 1, format!("for (;;) {{ {asserted}{}", exit(cond))));
+                edits.push((site.end, site.end, " }".to_string()));
             }
             (LoopKind::For, Some((open, close)), Some((s1, s2))) => {
                 let (init, cond, step) = (slice(open + 1, s1), slice(s1 + 1, s2), slice(s2 + 1, close));
-                let exit = if cond.trim().is_empty() {
-                    String::new()
-                } else {
-                    format!(" if (!({cond})) break; else")
-                };
-                edits.push((site.keyword, close + 1, format!("for ({init}; ; {step}) {check}{exit}")));
+                edits.push((site.keyword, close + 1, format!("for ({init}; ; {step}) {{ {asserted}{}", exit(cond))));
+                edits.push((site.end, site.end, " }".to_string()));
             }
-            (LoopKind::Do, _, _) => edits.push((site.body_start, site.body_start, format!(" {check}"))),
+            (LoopKind::Do, _, _) => {
+                let inv = invs.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" && ");
+                edits.push((site.body_start, site.body_start, format!(" if (!({inv})) {err}; else")));
+            }
             _ => {}
         }
     }
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    apply(text, edits, decl.map(str::to_string), u32::from(decl.is_some()))
+}
+
+/// Applies `edits` (replace `start..end` by the text) to `text`, later ones first; at one
+/// offset a replacement goes before an insertion (the insertion closes a loop that ends where
+/// the replaced loop starts); `prelude`, if any, becomes the first line.
+fn apply(text: &str, mut edits: Vec<(u32, u32, String)>, prelude: Option<String>, shift: u32) -> (String, u32) {
+    edits.sort_by_key(|e| (std::cmp::Reverse(e.0), std::cmp::Reverse(e.1)));
     let mut out = text.to_string();
     for (start, end, replacement) in edits {
         out.replace_range(start as usize..end as usize, &replacement);
     }
-    match decl {
-        Some(d) => (format!("{d}{out}"), 1),
-        None => (out, 0),
+    match prelude {
+        Some(p) => (format!("{}\n{out}", p.trim_end()), shift),
+        None => (out, shift),
     }
 }
 
@@ -563,7 +728,7 @@ pub fn instrument_induction(program: &Program, index: &SourceIndex, checks: &[(u
             continue;
         }
         let (line, _) = index.line_col(site.keyword);
-        let inv = invs.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" && ");
+        let (asserted, assumed) = (assertions(&invs, err), assumptions(&invs));
         let havoc = havoc_statements(program, index, site).map_err(|e| format!("loop at line {line}: {e}"))?;
         let slice = |a: u32, b: u32| &text[a as usize..b as usize];
         let (init, cond, step) = match (site.kind, site.header, site.semicolons) {
@@ -586,16 +751,10 @@ pub fn instrument_induction(program: &Program, index: &SourceIndex, checks: &[(u
             site.keyword,
             close,
             format!(
-                "{{ {init}; if (!({inv})) {err}; {assigns}__VERIFIER_assume({inv}); for (int __predabs_k = 0; ; __predabs_k = 1{step}) if (__predabs_k) {{ if (!({inv})) {err}; __VERIFIER_assume(0); }}{exit} else"
+                "{{ {init}; {asserted}{assigns}{assumed}for (int __predabs_k = 0; ; __predabs_k = 1{step}) if (__predabs_k) {{ {asserted}__VERIFIER_assume(0); }}{exit} else"
             ),
         ));
         edits.push((site.end, site.end, " }".to_string()));
     }
-    // later edits first; at one offset, the closing braces of inner loops (pushed first) first
-    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
-    let mut out = text.to_string();
-    for (start, end, replacement) in edits {
-        out.replace_range(start as usize..end as usize, &replacement);
-    }
-    Ok((format!("{prelude}\n{out}"), 1))
+    Ok(apply(text, edits, Some(prelude), 1))
 }

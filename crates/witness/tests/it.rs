@@ -241,17 +241,31 @@ fn invariants_are_weakened_to_what_c_can_name() {
     assert_eq!(print("(t < 2 || t > 5) && a >= 0"), Some("(t < 2 || t > 5) && a >= 0".into()));
 }
 
-/// An engine invariant of hundreds of literals (toy.cil's loops have 24 cubes of 36) reads back
-/// although one C expression that long passes c-front's nesting limit, and is printed in
-/// parenthesised groups that the instrumented program can hold; a small one prints as before.
-#[test]
-fn large_invariants_read_back_and_print_within_the_nesting_limit() {
+/// `safe_for.c` scanned and lowered, its `main` and where its loop's invariant is evaluated.
+struct SafeFor {
+    name: &'static str,
+    index: SourceIndex,
+    program: witness::c_ir::Program,
+    main: witness::c_ir::ProcId,
+    at: u32,
+}
+
+fn safe_for() -> SafeFor {
     let name = "safe_for.c";
     let src = source(name);
     let index = SourceIndex::new(&src);
     let program = lower(&src, name, DataModel::Lp64).unwrap();
     let main = program.proc_by_name("main").unwrap();
     let at = correctness::scope_point(&index.loops[0]);
+    SafeFor { name, index, program, main, at }
+}
+
+/// An engine invariant of hundreds of literals (toy.cil's loops have 24 cubes of 36) reads back
+/// although one C expression that long passes c-front's nesting limit, and is printed in
+/// parenthesised groups that the instrumented program can hold; a small one prints as before.
+#[test]
+fn large_invariants_read_back_and_print_within_the_nesting_limit() {
+    let SafeFor { name, index, program, main, at } = safe_for();
     let read = correctness::read_invariant(&program, main, "s == 2 * i && i <= 5 || s != i").unwrap();
     assert_eq!(correctness::c_expression(&program, &index, main, at, &read).as_deref(), Some("(s == (2 * i) && i <= 5) || s != i"));
 
@@ -271,4 +285,42 @@ fn large_invariants_read_back_and_print_within_the_nesting_limit() {
     // text that is not an invariant is an error, not a panic
     assert!(correctness::read_invariant(&program, main, "s == && (").is_err());
     assert!(correctness::read_invariant(&program, main, &"(".repeat(300)).is_err());
+}
+
+/// An invariant is asserted one top-level conjunct at a time (the same meaning, and conditions
+/// small enough to abstract); text whose `&&` is not at the top is kept whole.
+#[test]
+fn invariants_are_asserted_conjunct_by_conjunct() {
+    assert_eq!(correctness::conjuncts("a <= b && (c || d) && !(e && f)"), vec!["a <= b", "(c || d)", "!(e && f)"]);
+    assert_eq!(correctness::conjuncts("((x == 1 && y != 2)) && (z >= 0 && w > 1)"), vec!["x == 1", "y != 2", "z >= 0", "w > 1"]);
+    // `||`, `?:`, assignments and commas bind looser than `&&`: splitting would change the meaning
+    for whole in ["a && b || c", "a ? b : c && d", "x = 1 && y", "x <<= 1 && y", "(f(a, b) && c), d"] {
+        assert_eq!(correctness::conjuncts(whole), vec![whole], "{whole}");
+    }
+    assert_eq!(correctness::conjuncts("x <<= 1 && y").len(), 1);
+    assert_eq!(correctness::conjuncts("a && "), vec!["a &&"]);
+}
+
+/// `compact` factors the literals all cubes share out of a disjunction, and replaces a
+/// disjunction over more predicates than a validator can abstract as one condition by the
+/// two-literal clauses every cube implies (weaker, never wrong).
+#[test]
+fn large_disjunctive_invariants_are_factored_or_weakened_to_clauses() {
+    let SafeFor { name, index, program, main, at } = safe_for();
+    let compact = |text: &str| {
+        let read = correctness::read_invariant(&program, main, text).unwrap();
+        let (formula, how) = correctness::compact(&read);
+        (correctness::c_expression(&program, &index, main, at, &formula).unwrap_or_default(), how)
+    };
+    assert_eq!(compact("s == 1 && i == 2 || s == 1 && i == 3"), ("s == 1 && (i == 2 || i == 3)".to_string(), correctness::Compaction::Exact));
+    assert_eq!(compact("s == 1 && i == 2 || s == 1"), ("s == 1".to_string(), correctness::Compaction::Exact));
+    // 14 values of `s`, each with `i == 50` or `i == 51`: 16 predicates beyond the shared `i >= 0`
+    let big = (0..14).map(|k| format!("i >= 0 && s == {k} && i == {}", 50 + k % 2)).collect::<Vec<_>>().join(" || ");
+    let (printed, how) = compact(&big);
+    assert_eq!(how, correctness::Compaction::TwoLiteralClauses { predicates: 16, clauses: 1 });
+    assert_eq!(printed, "i >= 0 && (i == 50 || i == 51)");
+    // ... each part of which the instrumented program asserts on its own
+    let (instrumented, _) = correctness::instrument(&index, &[(index.loops[0].keyword, printed)]);
+    assert!(instrumented.contains("if (!(i >= 0)) reach_error(); if (!((i == 50 || i == 51))) reach_error();"), "{instrumented}");
+    assert!(lower(&instrumented, name, DataModel::Lp64).is_ok());
 }
