@@ -1,7 +1,10 @@
 // Screenshots of the main views into docs/screenshots/ (run after a build):
 //   cd tests/e2e && node screenshots.mjs        (OUT_DIR=... to write elsewhere)
 // Each mode (Check, Abstract, Boolean program, Shape) and the embedded view at 1280x800 and at
-// 683x768 (half of a 1366x768 screen), then the explain views and dialogs at 1280x800.
+// 683x768 (half of a 1366x768 screen), then the explain views and dialogs at 1280x800; then
+// Hide mode, the teacher view with the gallery labs, both gallery labs in the student view
+// (one with its locked settings shown) and the embedded view of a share link, at both sizes.
+// ONLY=labs-hide takes only that last part.
 import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +22,9 @@ async function shot(page, name) {
   shots.push(file);
 }
 
+const ONLY = process.env.ONLY ?? '';
 try {
-  for (const [w, h] of [[1280, 800], [683, 768]]) {
+  for (const [w, h] of ONLY ? [] : [[1280, 800], [683, 768]]) {
     const b = await launch({ viewport: { width: w, height: h } });
     try {
       const size = `${w}x${h}`;
@@ -81,7 +85,7 @@ try {
       await b.close();
     }
   }
-  for (const scheme of ['light', 'dark']) {
+  for (const scheme of ONLY ? [] : ['light', 'dark']) {
     const b = await launch({ colorScheme: scheme });
     try {
       const { page } = await open(b.context, server.base);
@@ -169,6 +173,55 @@ try {
         await engineVersion(small);
         await shot(small, 'shell-1280x720-light');
       }
+    } finally {
+      await b.close();
+    }
+  }
+  for (const [w, h] of [[1280, 800], [683, 768]]) {
+    const b = await launch({ viewport: { width: w, height: h } });
+    try {
+      const size = `${w}x${h}`;
+      const { page } = await open(b.context, server.base);
+      await engineVersion(page);
+      // Hide mode: the appendix example after its closure, the log of the last step
+      await loadExample(page, 'hide-appendix');
+      await page.click('#hide-closure');
+      await page.locator('#hide-status', { hasText: /closed/ }).waitFor({ timeout: 120000 });
+      await page.locator('.hide-step').first().waitFor({ timeout: 120000 });
+      await page.mouse.move(1, 1);
+      await shot(page, `mode-hide-appendix-${size}`);
+      // the teacher view (its gallery labs listed), then each gallery lab as a student sees it
+      await page.click('#lab-button');
+      await page.locator('#lab-teacher').waitFor();
+      await shot(page, `lab-teacher-gallery-${size}`);
+      await page.click('[data-lab="c2bp-partition"]');
+      await page.locator('#lab-student[data-lab="c2bp-partition"]').waitFor();
+      await runToVerdict(page);
+      await page.click('#settings-button');
+      await page.mouse.move(1, 1);
+      await shot(page, `lab-gallery-partition-locked-${size}`);
+      await page.keyboard.press('Escape');
+      await page.click('#lab-leave');
+      await page.click('#lab-button');
+      await page.click('[data-lab="boop-testdev"]');
+      await page.locator('#lab-student[data-lab="boop-testdev"]').waitFor();
+      await runToVerdict(page);
+      // the lab panel lies over the Iterations pane: hidden while picking iteration 2
+      await page.click('#lab-hide');
+      await page.locator('.timeline-entry').nth(1).click();
+      await openTab(page, 'trace');
+      await page.click('#lab-button');
+      await page.locator('#lab-student').waitFor();
+      await page.mouse.move(1, 1);
+      await shot(page, `lab-gallery-testdev-${size}`);
+      // the embedded view of a share link (testdev, run)
+      await page.click('#lab-leave');
+      await page.click('#share');
+      const link = await page.locator('#share-link').inputValue();
+      const { page: embed } = await open(b.context, link.replace('#', link.includes('?') ? '&embed#' : '?embed#'));
+      await runToVerdict(embed);
+      await embed.mouse.move(1, 1);
+      await shot(embed, `embed-share-testdev-${size}`);
     } finally {
       await b.close();
     }

@@ -56,6 +56,21 @@ pub struct RunResults {
     pub query: Option<QueryAsk>,
     /// Its answer, once the worker sent it.
     pub query_answer: Option<Box<api::query::QueryAnswer>>,
+    /// The program, predicates and settings the run was made from: the explanations asked of
+    /// the worker later, the C text beside trace steps and the invariants question use these,
+    /// not the editor's text (which may have changed since).
+    pub request: Option<crate::model::RunRequest>,
+}
+
+/// The request a run of `session` sends (Hide and Shape send their own; their text is the C
+/// program all the same).
+pub fn run_request_of(session: &Session) -> crate::model::RunRequest {
+    crate::model::RunRequest {
+        kind: session.mode,
+        source: if session.mode == RunKind::ModelCheck { session.boolean_program.clone() } else { session.source.clone() },
+        predicates: session.predicates.clone(),
+        options: session.options.clone(),
+    }
 }
 
 /// A `LABEL: EXPR` question for the worker (`ToWorker::Query`); `serial` tells two askings of
@@ -82,6 +97,7 @@ impl Default for RunResults {
             explaining: Vec::new(),
             query: None,
             query_answer: None,
+            request: None,
         }
     }
 }
@@ -358,6 +374,28 @@ impl AppState {
         wanted.then(|| (it.index, it.predicates.clone()))
     }
 
+    /// The request of the current run's results (`None` before any run).
+    pub fn run_request(&self) -> Option<&crate::model::RunRequest> {
+        self.run.request.as_ref()
+    }
+
+    /// The C program the current results are about: the run's, else the editor's.
+    pub fn run_source(&self) -> &str {
+        match self.run_request() {
+            Some(r) if r.kind != RunKind::ModelCheck => &r.source,
+            _ => &self.session.source,
+        }
+    }
+
+    /// Whether the program or predicates in the editor differ from the ones the shown results
+    /// were computed from.
+    pub fn edited_since_run(&self) -> bool {
+        self.run_request().is_some_and(|r| {
+            let now = run_request_of(&self.session);
+            r.kind == now.kind && (r.source != now.source || r.predicates != now.predicates)
+        })
+    }
+
     /// Check mode: the selected iteration's explanations were asked for; `Some(error)` when
     /// they could not be computed.
     pub fn explanation_pending(&self) -> Option<Option<&str>> {
@@ -538,6 +576,7 @@ impl Reducible for AppState {
                 s.run = RunResults {
                     status: RunStatus::Running(Progress::default()),
                     kind: Some(s.session.mode),
+                    request: Some(run_request_of(&s.session)),
                     started: Some(web_time::Instant::now()),
                     stepped: matches!(action, Action::StepStarted),
                     ..RunResults::default()

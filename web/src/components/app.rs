@@ -141,9 +141,11 @@ fn spawn_engine(slot: &SharedBridge, dispatch: Callback<Action>) {
     }
 }
 
-fn set_fragment(fragment: &str) {
+/// Replaces the address (no reload, no history entry) by this page's path with `query`
+/// (`?…` or empty) and `#fragment`.
+fn set_address(query: &str, fragment: &str) {
     if let Some(window) = web_sys::window() {
-        let url = format!("{}{}#{}", window.location().pathname().unwrap_or_default(), window.location().search().unwrap_or_default(), fragment);
+        let url = format!("{}{query}#{fragment}", window.location().pathname().unwrap_or_default());
         if let Ok(history) = window.history() {
             let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
         }
@@ -280,9 +282,10 @@ pub fn app() -> Html {
         let (state, bridge, dispatch) = (state.clone(), bridge.clone(), dispatch.clone());
         use_effect_with(state.wanted_explanation(), move |wanted| {
             if let (Some((iteration, predicates)), Some(b)) = (wanted.clone(), bridge.borrow().as_ref()) {
-                let s = &state.session;
+                // the program the run was made from, not the editor's (it may have changed since)
+                let request = state.run_request().cloned().unwrap_or_else(|| crate::state::run_request_of(&state.session));
                 b.send(&ToWorker::Explain {
-                    request: RunRequest { kind: RunKind::Check, source: s.source.clone(), predicates: s.predicates.clone(), options: s.options.clone() },
+                    request: RunRequest { kind: RunKind::Check, ..request },
                     iteration,
                     predicates,
                 });
@@ -296,9 +299,10 @@ pub fn app() -> Html {
         let (state, bridge) = (state.clone(), bridge.clone());
         use_effect_with(state.run.query.clone(), move |asked| {
             if let (Some(q), Some(b)) = (asked.as_ref(), bridge.borrow().as_ref()) {
-                let s = &state.session;
+                // about the program of the shown run (its invariants), not the editor's
+                let options = state.run_request().map_or_else(|| state.session.options.clone(), |r| r.options.clone());
                 b.send(&ToWorker::Query {
-                    request: RunRequest { kind: RunKind::Abstract, source: s.source.clone(), predicates: String::new(), options: s.options.clone() },
+                    request: RunRequest { kind: RunKind::Abstract, source: state.run_source().to_string(), predicates: String::new(), options },
                     predicates: q.predicates.clone(),
                     question: q.question.clone(),
                 });
@@ -334,12 +338,7 @@ pub fn app() -> Html {
             let request = match s.mode {
                 RunKind::Hide => ToWorker::Hide(s.hide.request(&s.source)),
                 RunKind::Shape => ToWorker::Shape(s.shape.request(&s.source)),
-                _ => ToWorker::Run(RunRequest {
-                    kind: s.mode,
-                    source: if s.mode == RunKind::ModelCheck { s.boolean_program.clone() } else { s.source.clone() },
-                    predicates: s.predicates.clone(),
-                    options: s.options.clone(),
-                }),
+                _ => ToWorker::Run(crate::state::run_request_of(s)),
             };
             dispatch.emit(Action::RunStarted);
             if let Some(b) = bridge.borrow().as_ref() {
@@ -437,19 +436,17 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |()| {
             let fragment = share::encode(&state.session);
+            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+            let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
+            let query = if state.embed { String::new() } else { crate::deeplink::of(&state).to_query() };
+            // the place shown now goes with the link (crate::deeplink)
+            let href = format!("{base}{query}#{fragment}");
             if !state.embed {
-                set_fragment(&fragment);
+                // the address bar shows the link itself: copying it from there works too
+                set_address(&query, &fragment);
                 // a reload of this address now restores the stored session (later edits included)
                 storage::save_link(&fragment);
             }
-            let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
-            let base = href.split(['?', '#']).next().unwrap_or_default().to_string();
-            let href = if state.embed {
-                format!("{base}#{fragment}")
-            } else {
-                // the place shown now goes with the link (crate::deeplink)
-                format!("{base}{}#{fragment}", crate::deeplink::of(&state).to_query())
-            };
             state.dispatch(Action::Shared(href.clone(), CopyStatus::Pending));
             let done = {
                 let state = state.clone();

@@ -155,10 +155,16 @@ pub fn explain_panel() -> Html {
             ExplainTab::LabNotes => html! { <LabNotesView /> },
             ExplainTab::Pushdown => html! { <super::pds::PdsView /> },
         };
+        // the views explain the run's program: say so when the editor's differs now
+        let stale = (state.edited_since_run() && tab != ExplainTab::LabNotes).then(|| html! {
+            <p class="explain-stale" id="explain-stale" role="note">
+                { "The program or predicates were edited after this run: these explanations are of the program as it was run. Run again to explain the edited one." }
+            </p>
+        });
         // keyed per tab: each view starts scrolled to its top
         html! {
             <div class="explain-body" key={tab.key()} id={format!("explain-{}", tab.key())} role="tabpanel"
-                aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">{ view }</div>
+                aria-labelledby={format!("tab-{}", tab.key())} tabindex="0">{ for stale }{ view }</div>
         }
     });
     html! {

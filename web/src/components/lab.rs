@@ -147,6 +147,21 @@ pub fn locked_session(state: &crate::state::AppState) -> Option<Session> {
     }
 }
 
+/// The student's open lab if it locks `part` (the controls of a locked part are disabled and
+/// say why).
+pub fn lock_of(state: &crate::state::AppState, part: Lockable) -> Option<&Lab> {
+    match &state.lab {
+        Some(LabView::Student(lab)) if lab.locked.contains(&part) => Some(lab),
+        _ => None,
+    }
+}
+
+/// The sentence a locked control points to (`aria-describedby`) and shows as its tooltip.
+pub fn lock_explanation(lab: &Lab) -> String {
+    let locked = lab.locked.iter().map(|l| l.label()).collect::<Vec<_>>().join(", ");
+    format!("Locked by the lab \u{201c}{}\u{201d}: {locked}. The teacher fixed these settings for this lab; leave the lab to change them.", lab.title)
+}
+
 /// The state a lab link opens (`#lab=v1,...`): the lab in the student view with its program,
 /// or, after a reload of the same link, the student's own edits of it (stored like any
 /// session). A link that cannot be read leaves the stored work and says why.

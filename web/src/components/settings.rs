@@ -5,6 +5,7 @@
 
 use super::use_app;
 use crate::model::{Options, Refinement, Strategy, INT_WIDTHS};
+use playground_api::lab::Lockable;
 use playground_api::{Integers, Precision, Syntax};
 use crate::state::{Action, FONT_SCALES};
 use yew::prelude::*;
@@ -60,12 +61,20 @@ pub fn settings_panel() -> Html {
             state.dispatch(Action::SetPrefs(p));
         })
     };
+    // a student's lab may lock settings: their controls are disabled and point to why
+    let lock_note = Lockable::ALL.iter().find_map(|&l| super::lab::lock_of(&state, l)).map(super::lab::lock_explanation);
+    let locked = |part: Lockable| super::lab::lock_of(&state, part).is_some();
+    let described = |part: Lockable| locked(part).then_some("settings-locked");
+    let tip = |part: Lockable| locked(part).then(|| lock_note.clone().unwrap_or_default());
     html! {
         <div class="settings" id="settings" role="dialog" aria-labelledby="settings-title" onclick={stop}>
             <div class="settings-header">
                 <h2 id="settings-title">{ "Settings" }</h2>
                 <button class="btn btn-small" id="settings-close" onclick={close} aria-label="Close">{ "×" }</button>
             </div>
+            if let Some(note) = &lock_note {
+                <p class="settings-locked" id="settings-locked" role="note">{ note.clone() }</p>
+            }
             <label>{ "Integer width" }
                 <select id="opt-width" onchange={update(|o, v| o.int_width = v.parse().unwrap_or(0))}>
                     { for INT_WIDTHS.iter().map(|w| html! {
@@ -74,7 +83,7 @@ pub fn settings_panel() -> Html {
                 </select>
             </label>
             <label>{ "Abstraction strategy" }
-                <select id="opt-strategy" onchange={update(|o, v| o.strategy = if v == "exact" { Strategy::Exact } else { Strategy::Lattice })}>
+                <select id="opt-strategy" disabled={locked(Lockable::Strategy)} aria-describedby={described(Lockable::Strategy)} title={tip(Lockable::Strategy)} onchange={update(|o, v| o.strategy = if v == "exact" { Strategy::Exact } else { Strategy::Lattice })}>
                     <option value="lattice" selected={options.strategy == Strategy::Lattice}>{ "cube lattice (C2BP)" }</option>
                     <option value="exact" selected={options.strategy == Strategy::Exact}>{ "exact (all-SAT)" }</option>
                 </select>
@@ -84,13 +93,13 @@ pub fn settings_panel() -> Html {
                     onchange={update(|o, v| o.max_cube_len = v.parse().unwrap_or(0).min(16))} />
             </label>
             <label>{ "Refinement" }
-                <select id="opt-refinement" onchange={update(|o, v| o.refinement = if v == "sp" { Refinement::Sp } else { Refinement::Wp })}>
+                <select id="opt-refinement" disabled={locked(Lockable::Refinement)} aria-describedby={described(Lockable::Refinement)} title={tip(Lockable::Refinement)} onchange={update(|o, v| o.refinement = if v == "sp" { Refinement::Sp } else { Refinement::Wp })}>
                     <option value="wp" selected={options.refinement == Refinement::Wp}>{ "weakest preconditions" }</option>
                     <option value="sp" selected={options.refinement == Refinement::Sp}>{ "strongest postconditions" }</option>
                 </select>
             </label>
             <label>{ "Techniques (Check mode)" }
-                <select id="opt-techniques" onchange={update(|o, v| o.techniques = techniques_of(&v))}>
+                <select id="opt-techniques" disabled={locked(Lockable::Techniques)} aria-describedby={described(Lockable::Techniques)} title={tip(Lockable::Techniques)} onchange={update(|o, v| o.techniques = techniques_of(&v))}>
                     { for TECHNIQUE_CHOICES.iter().map(|(value, text, _)| html! {
                         <option value={*value} selected={choice_of(&options.techniques) == *value}>{ *text }</option>
                     }) }
@@ -98,6 +107,7 @@ pub fn settings_panel() -> Html {
             </label>
             <label>{ "Max iterations" }
                 <input id="opt-iterations" type="number" min="1" max="1000" value={options.max_iterations.to_string()}
+                    disabled={locked(Lockable::IterationBound)} aria-describedby={described(Lockable::IterationBound)} title={tip(Lockable::IterationBound)}
                     onchange={update(|o, v| o.max_iterations = v.parse().unwrap_or(20).clamp(1, 1000))} />
             </label>
             <label>{ "Time budget (s)" }
@@ -114,7 +124,7 @@ pub fn settings_panel() -> Html {
                     onchange={update(|o, v| o.paper.error_label = v.trim().to_string())} />
             </label>
             <label>{ "Integers" }
-                <select id="opt-integers" onchange={update(|o, v| o.paper.integers = if v == "ideal" { Integers::Ideal } else { Integers::Wrap })}>
+                <select id="opt-integers" disabled={locked(Lockable::Integers)} aria-describedby={described(Lockable::Integers)} title={tip(Lockable::Integers)} onchange={update(|o, v| o.paper.integers = if v == "ideal" { Integers::Ideal } else { Integers::Wrap })}>
                     <option value="wrap" selected={paper.integers == Integers::Wrap}>{ "signed overflow wraps (bit-precise)" }</option>
                     <option value="ideal" selected={paper.integers == Integers::Ideal}>{ "signed overflow is impossible (the papers' ℤ)" }</option>
                 </select>

@@ -89,6 +89,8 @@ pub fn top_bar() -> Html {
         RunStatus::Idle => String::new(),
     };
     let current = state.session.example.clone();
+    // a student's lab may lock the mode
+    let mode_lock = super::lab::lock_of(&state, playground_api::lab::Lockable::Mode).map(super::lab::lock_explanation);
     let paused = state.is_paused();
     // a paused stepped run: Run continues it to the end, Step computes one more iteration
     let run_label = if paused { "▶ Run to the end" } else { "▶ Run" };
@@ -156,7 +158,11 @@ pub fn top_bar() -> Html {
             <nav class="toolbar" aria-label="Commands">
                 <label class="mode">
                     <span class="visually-hidden">{ "Mode" }</span>
-                    <select id="mode" onchange={on_mode} title="What Run does">
+                    if let Some(note) = &mode_lock {
+                        <span class="visually-hidden" id="mode-locked">{ note.clone() }</span>
+                    }
+                    <select id="mode" onchange={on_mode} disabled={mode_lock.is_some()} aria-describedby={mode_lock.is_some().then_some("mode-locked")}
+                        title={mode_lock.clone().unwrap_or_else(|| "What Run does".to_string())}>
                         { for RunKind::ALL.iter().map(|k| html! {
                             <option value={k.key()} selected={state.session.mode == *k}>{ k.label() }</option>
                         }) }

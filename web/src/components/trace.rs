@@ -50,7 +50,8 @@ pub fn trace_view() -> Html {
     let Some(it) = state.selected_iteration() else {
         return html! { <Empty><p>{ "Run, then pick an iteration in the timeline: its abstract counterexample and feasibility check appear here." }</p></Empty> };
     };
-    let source_lines: Vec<&str> = state.session.source.lines().collect();
+    // the program of the run, not the editor's (it may have changed since)
+    let source_lines: Vec<&str> = state.run_source().lines().collect();
     let c_text = |line: Option<u32>| line.and_then(|l| source_lines.get((l as usize).checked_sub(1)?)).map(|s| s.trim().to_string());
     let names = variables(&it.abstract_trace);
     let selected_step = state.explain.trace_step;
