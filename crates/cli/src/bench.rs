@@ -32,6 +32,8 @@ struct Row {
     work: u64,
     /// Peak resident memory of the child (VmHWM), in MiB.
     rss_mb: u64,
+    /// The safety time limit ended the check (not the work budget).
+    stopped_by_clock: bool,
     decided_by: String,
     note: String,
 }
@@ -51,10 +53,12 @@ pub struct BenchSettings<'a> {
     pub max_cone: u32,
     /// Passed to `check --techniques`.
     pub techniques: &'a str,
+    /// Passed to `check --budget` (`None`: check's default).
+    pub budget: Option<u64>,
 }
 
 fn run_one(task: &Task, settings: &BenchSettings) -> Row {
-    let BenchSettings { refine, timeout, max_iterations, max_cone, techniques } = *settings;
+    let BenchSettings { refine, timeout, max_iterations, max_cone, techniques, budget } = *settings;
     let name = task.yml.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
     let expected = match task.expected_safe {
         Some(true) => "true",
@@ -75,11 +79,16 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
         seconds: 0.0,
         work: 0,
         rss_mb: 0,
+        stopped_by_clock: false,
         decided_by: String::new(),
         note: String::new(),
     };
-    let child = Command::new(exe)
-        .arg("check")
+    let mut command = Command::new(exe);
+    command.arg("check");
+    if let Some(units) = budget {
+        command.arg("--budget").arg(units.to_string());
+    }
+    let child = command
         .arg(&task.input)
         .arg("--json")
         .arg("--refine")
@@ -152,7 +161,9 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     row.solver = json["statistics"]["solver_queries"].as_u64().unwrap_or(0);
     row.work = json["statistics"]["work_units"].as_u64().unwrap_or(0);
     row.decided_by = json["decided_by"].as_str().unwrap_or("-").to_string();
-    row.note = json["reason"].as_str().unwrap_or("").chars().take(60).collect();
+    let reason = json["reason"].as_str().unwrap_or("");
+    row.stopped_by_clock = reason.contains(CLOCK_STOP);
+    row.note = reason.chars().take(60).collect();
     if row.verdict == "false" {
         // UNSAFE must come with inputs that reach the error: replay them here, on a program
         // lowered afresh, independently of the engine's own replay.
@@ -167,6 +178,9 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     }
     row
 }
+
+/// How a check's reason says that the safety time limit ended it (`budget::Exhausted::Clock`).
+const CLOCK_STOP: &str = "stopped by this machine's time limit";
 
 /// Replays an UNSAFE verdict's inputs on the task's program.
 fn replay_task(task: &Task, inputs: &[String]) -> Result<usize, String> {
@@ -204,9 +218,15 @@ pub fn run_bench(dirs: &[PathBuf], settings: &BenchSettings, filter: Option<&str
         "task", "expected", "verdict", "decided_by", "iters", "preds", "queries", "work", "time(s)", "rss(MB)"
     );
     let (mut correct, mut wrong, mut unknown) = (0, 0, 0);
+    // tasks the safety time limit ended, and the longest of them
+    let (mut clocked, mut longest) = (0, 0.0f64);
     let total_start = Instant::now();
     for task in &tasks {
         let row = run_one(task, settings);
+        if row.stopped_by_clock {
+            clocked += 1;
+            longest = longest.max(row.seconds);
+        }
         let mark = if row.verdict == "unknown" {
             unknown += 1;
             ""
@@ -227,5 +247,13 @@ pub fn run_bench(dirs: &[PathBuf], settings: &BenchSettings, filter: Option<&str
     }
     println!("total time: {:.1} s", total_start.elapsed().as_secs_f64());
     println!("{correct} correct, {wrong} wrong, {unknown} unknown");
+    if clocked > 0 {
+        // the process's whole time (start, lowering, output) against the limit
+        println!(
+            "time limit: {clocked} task(s) ended by the {} s safety limit, the longest after {longest:.2} s ({:.0} % over)",
+            settings.timeout,
+            (longest / settings.timeout - 1.0) * 100.0
+        );
+    }
     Ok(if strict && wrong > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -163,6 +163,11 @@ enum Command {
         /// Passed to `check --techniques` (`cegar` for the textbook loop alone).
         #[arg(long, default_value = "all")]
         techniques: String,
+        /// Passed to `check --budget` (work units; 0 = unlimited, so that only the time limit
+        /// stops a task: `--budget 0 --timeout 5` measures how far runs overshoot that limit).
+        /// Default: check's own default.
+        #[arg(long)]
+        budget: Option<u64>,
     },
     /// Benchmarks of the engine's parts (solver, abstraction, model checker).
     BenchEngine,
@@ -356,8 +361,8 @@ fn run() -> Result<ExitCode, String> {
                 }
             }
         }
-        Command::Bench { dirs, refine, timeout, max_iterations, max_cone, filter, strict, techniques } => {
-            let settings = bench::BenchSettings { refine: refine_from(refine), timeout, max_iterations, max_cone, techniques: &techniques };
+        Command::Bench { dirs, refine, timeout, max_iterations, max_cone, filter, strict, techniques, budget } => {
+            let settings = bench::BenchSettings { refine: refine_from(refine), timeout, max_iterations, max_cone, techniques: &techniques, budget };
             bench::run_bench(&dirs, &settings, filter.as_deref(), strict)
         }
         Command::BenchEngine => {

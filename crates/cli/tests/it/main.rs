@@ -3,6 +3,7 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
+mod bench_limits;
 mod check_flags;
 
 fn predabs() -> Command {
