@@ -24,6 +24,8 @@ pub struct DeepLink {
     pub predicate: Option<u32>,
     /// 1-based step of the abstract counterexample.
     pub step: Option<u32>,
+    /// `predict=on`: the exercises' Predict toggle (crate::exercise) is on.
+    pub predict: bool,
 }
 
 /// The `mode=` names.
@@ -59,6 +61,11 @@ impl DeepLink {
                 "statement" => link.statement = number(&mut problems),
                 "predicate" => link.predicate = number(&mut problems),
                 "step" => link.step = number(&mut problems),
+                "predict" => match value {
+                    "on" | "1" | "" => link.predict = true,
+                    "off" | "0" => link.predict = false,
+                    _ => problems.push(format!("predict={value} is not on or off")),
+                },
                 "phase" => match Phase::from_key(value) {
                     Some(p) => link.phase = Some(p),
                     None => problems.push(format!("phase={value} is not a phase (boolean-program, counterexample, feasibility, predicates)")),
@@ -100,6 +107,7 @@ impl DeepLink {
         push("statement", self.statement.map(|n| n.to_string()));
         push("predicate", self.predicate.map(|n| n.to_string()));
         push("step", self.step.map(|n| n.to_string()));
+        push("predict", self.predict.then(|| "on".to_string()));
         if parts.is_empty() {
             String::new()
         } else {
@@ -120,6 +128,7 @@ pub fn of(s: &AppState) -> DeepLink {
         statement: s.explained_statement().and_then(|st| st.c_line),
         predicate: s.explained_statement().filter(|st| st.predicates.len() > 1).map(|_| s.explain.predicate as u32 + 1),
         step: s.explain.trace_step.filter(|_| it.is_some()).map(|k| k as u32 + 1),
+        predict: s.exercises.enabled,
     }
 }
 
@@ -129,6 +138,9 @@ pub fn of(s: &AppState) -> DeepLink {
 /// `AppState::pending_link`). Whatever is out of range is named in one notice.
 pub fn apply(link: DeepLink, s: &mut AppState) {
     let mut problems: Vec<String> = Vec::new();
+    if link.predict {
+        crate::exercise::reduce(s, crate::exercise::ExerciseAction::SetEnabled(true));
+    }
     let n = s.run.iterations.len();
     if let Some(k) = link.iteration {
         if (k as usize) <= n {
@@ -235,6 +247,10 @@ mod tests {
         assert_eq!(problems.len(), 5, "{problems:?}");
         assert!(problems[1].contains("tab=nope is not a tab (trace, lattice"), "{problems:?}");
         assert!(DeepLink { mode: Some(RunKind::Abstract), ..DeepLink::default() }.is_empty());
+        let (predict, problems) = DeepLink::parse("predict=on&iteration=1");
+        assert!(predict.predict && problems.is_empty(), "{problems:?}");
+        assert_eq!(DeepLink::parse(&predict.to_query()).0, predict);
+        assert_eq!(DeepLink::parse("predict=maybe").1.len(), 1);
     }
 
     #[test]
@@ -250,6 +266,9 @@ mod tests {
         assert_eq!(s.focus, Focus { c_line: Some(7), bp_line: Some(4) });
         assert!(s.notice.is_none());
         assert_eq!(of(&s), DeepLink { mode: None, statement: None, predicate: None, ..link });
+        apply(DeepLink { predict: true, ..DeepLink::default() }, &mut s);
+        assert!(s.exercises.enabled && s.reveal.enabled, "predict=on turns Predict (and phase by phase) on");
+        assert!(of(&s).predict);
 
         let mut s = AppState::new(crate::share::Session::default(), None);
         s.run.iterations = vec![spurious(1)];

@@ -24,6 +24,9 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
         ToWorker::Query { request, predicates, question } => {
             emit(FromWorker::QueryAnswer(Box::new(api::query::answer(&api_request(&request), &predicates, &question))))
         }
+        ToWorker::ExerciseQueries { request, predicates, questions } => {
+            emit(FromWorker::ExerciseAnswers(api::query::answers(&api_request(&request), &predicates, &questions)))
+        }
     }
 }
 

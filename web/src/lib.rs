@@ -9,13 +9,15 @@
 //! - [`components`]: the panes and the explain views; [`highlight`], [`share`], [`storage`],
 //!   [`examples`]; pure helpers of the views: [`lattice`] (Hasse diagram layout), [`formula`]
 //!   (readable invariants), [`markdown`] (lab notes), [`reveal`] (a stepped iteration's phases
-//!   one at a time), [`deeplink`] (links to a place of a run).
+//!   one at a time), [`deeplink`] (links to a place of a run), [`exercise`] (predict, then
+//!   reveal: the questions of an ordinary run, checked against the engine's answers).
 
 pub mod bridge;
 pub mod components;
 pub mod deeplink;
 pub mod engine;
 pub mod examples;
+pub mod exercise;
 pub mod formula;
 pub mod highlight;
 pub mod lattice;

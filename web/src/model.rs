@@ -267,6 +267,9 @@ pub enum ToWorker {
     /// program, abstracted with `predicates`, imply an expression? `question` is `LABEL: EXPR`;
     /// one `QueryAnswer`.
     Query { request: RunRequest, predicates: String, question: String },
+    /// The exercise "which of these holds at L?" (`crate::exercise`): each `LABEL: EXPR` of
+    /// `questions` answered by one abstraction with `predicates`; one `ExerciseAnswers`.
+    ExerciseQueries { request: RunRequest, predicates: String, questions: Vec<String> },
 }
 
 /// Messages from the worker to the UI. Results are `playground-api`'s own data (no copy).
@@ -293,6 +296,8 @@ pub enum FromWorker {
     Explanation { iteration: u32, result: Result<Box<api::explain::ExplanationData>, String> },
     /// The answer to `Query`.
     QueryAnswer(Box<api::query::QueryAnswer>),
+    /// The answers to `ExerciseQueries`, in its order.
+    ExerciseAnswers(Vec<api::query::QueryAnswer>),
 }
 
 /// Where a run is, for the progress line.

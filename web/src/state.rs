@@ -321,6 +321,8 @@ pub struct AppState {
     /// The open lab view (teacher, or a student's lab) and whether its panel shows.
     pub lab: Option<crate::components::lab::LabView>,
     pub lab_panel: bool,
+    /// Predict, then reveal: the questions of an ordinary run and the score.
+    pub exercises: crate::exercise::Exercises,
 }
 
 impl AppState {
@@ -345,6 +347,7 @@ impl AppState {
             pending_link: None,
             lab: None,
             lab_panel: false,
+            exercises: crate::exercise::Exercises::default(),
         }
     }
 
@@ -517,6 +520,8 @@ pub enum Action {
     OpenLab(Rc<playground_api::lab::Lab>),
     /// Show or hide the lab panel (with no lab open: the teacher view).
     ToggleLabPanel,
+    /// Predict, then reveal (crate::exercise).
+    Exercise(crate::exercise::ExerciseAction),
 }
 
 impl Reducible for AppState {
@@ -586,6 +591,7 @@ impl Reducible for AppState {
                 s.focus = Focus::default();
                 s.explain = Explain { tab: s.explain.tab, ..Explain::default() };
                 s.reveal.show_all();
+                s.exercises.run_started();
             }
             Action::Worker(event) => apply_event(&mut s, event),
             Action::WorkerRespawned => s.worker = WorkerStatus::Starting,
@@ -755,6 +761,7 @@ impl Reducible for AppState {
                 s.run.query = Some(QueryAsk { question, predicates, serial });
                 s.run.query_answer = None;
             }
+            Action::Exercise(action) => crate::exercise::reduce(&mut s, action),
             Action::RevealNext => {
                 let reveal = &mut s.reveal;
                 reveal.advance(&s.run.iterations);
@@ -805,6 +812,7 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
         FromWorker::Ready => s.worker = WorkerStatus::Ready,
         FromWorker::Version(v) => s.engine_version = Some(v),
         FromWorker::QueryAnswer(answer) => s.run.query_answer = Some(answer),
+        FromWorker::ExerciseAnswers(answers) => crate::exercise::holds_answered(s, answers),
         FromWorker::Progress(p) => {
             if s.is_running() {
                 s.run.status = RunStatus::Running(p);

@@ -506,6 +506,46 @@ pub fn normalise(question: &Question, answer: &str) -> Result<String, AnswerErro
     }
 }
 
+/// Checks an answer given in clear against the engine's answer in clear (the playground's
+/// predict-then-reveal exercises, where nothing is sealed): both normalised as [`normalise`]
+/// reads answers to `question`, `Right` when they agree. An unreadable `given` is
+/// `Unreadable`; an unreadable `expected` (the engine's own text) is `Unreadable` too, naming it.
+pub fn same_answer(question: &Question, given: &str, expected: &str) -> Mark {
+    let given = match normalise(question, given) {
+        Ok(g) => g,
+        Err(e) => return Mark::Unreadable { message: e.0 },
+    };
+    match normalise(question, expected) {
+        Ok(e) if e == given => Mark::Right,
+        Ok(_) => Mark::Wrong,
+        Err(e) => Mark::Unreadable { message: format!("the engine's answer cannot be read: {}", e.0) },
+    }
+}
+
+/// The atoms of a formula (`!`, `&&`, `||`, braces of boolean variables and parentheses
+/// dropped; `a != b` read as the atom `a == b`, `a <= b` as `a > b`, as [`normalise`] reads
+/// them), each in its canonical text, without duplicates, in the order of the canonical tree;
+/// `true` and `false` are not atoms. A formula that does not parse has none.
+pub fn atoms(formula: &str) -> Vec<String> {
+    fn collect(f: &Formula, out: &mut Vec<String>) {
+        match f {
+            Formula::Atom(a) if a == "true" || a == "false" => {}
+            Formula::Atom(a) => {
+                if !out.contains(a) {
+                    out.push(a.clone());
+                }
+            }
+            Formula::Not(inner) => collect(inner, out),
+            Formula::And(fs) | Formula::Or(fs) => fs.iter().for_each(|g| collect(g, out)),
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok(f) = parse_formula(&squeeze(formula), 0) {
+        collect(&f, &mut out);
+    }
+    out
+}
+
 // ---------------------------------------------------------------------------------------------
 // The engine's answers
 
@@ -1435,5 +1475,28 @@ mod tests {
         let e = Submission::from_file("{\"kind\":\"x\",\"version\":1,\"lab\":{\"id\":\"a\",\"digest\":\"b\"}}").unwrap_err().to_string();
         assert!(e.starts_with("kind:"), "{e}");
         assert!(Submission::from_file("[]").is_err());
+    }
+
+    #[test]
+    fn answers_in_clear_are_compared_as_normalised_answers() {
+        let cubes = Question::ImplyingCubes { iteration: 1, statement: "prev = curr;".into(), predicate: "{prev == NULL}".into(), negated: false };
+        let expected = "{curr == NULL} && !{prev == NULL} || {a}";
+        assert_eq!(same_answer(&cubes, "{a} || !{prev==NULL} && {curr == NULL}", expected), Mark::Right);
+        assert_eq!(same_answer(&cubes, "{a}", expected), Mark::Wrong);
+        assert!(matches!(same_answer(&cubes, "({a}", expected), Mark::Unreadable { .. }));
+        let preds = Question::NewPredicates { iteration: 2 };
+        assert_eq!(same_answer(&preds, "y > 0\nlocked == 0", "locked==0, y>0"), Mark::Right);
+        assert_eq!(same_answer(&preds, "locked != 0", "locked == 0"), Mark::Wrong);
+        let feasible = Question::Feasibility { iteration: 1 };
+        assert_eq!(same_answer(&feasible, "spurious", "infeasible"), Mark::Right);
+        assert_eq!(same_answer(&feasible, "feasible", "infeasible"), Mark::Wrong);
+        assert!(matches!(same_answer(&feasible, "feasible", ""), Mark::Unreadable { .. }));
+    }
+
+    #[test]
+    fn atoms_of_conditions_in_canonical_text() {
+        assert_eq!(atoms("!(locked != 0) && (x <= y || {curr == NULL}) && locked == 0"), vec!["locked==0", "curr==NULL", "x>y"]);
+        assert_eq!(atoms("true"), Vec::<String>::new());
+        assert_eq!(atoms("(a"), Vec::<String>::new(), "an unreadable formula has no atoms");
     }
 }

@@ -58,6 +58,27 @@ pub struct QueryAnswer {
 /// syntax; the request's own predicates are ignored, so the view can ask about a Check run's
 /// final predicates) under the request's options.
 pub fn answer(request: &Request, predicates: &str, query: &str) -> QueryAnswer {
+    let mut all = answers(request, predicates, &[query.to_string()]);
+    all.pop().unwrap_or_else(|| failure(query, "no query".into(), String::new()))
+}
+
+/// The error answer to `query`.
+fn failure(query: &str, reason: String, integers: String) -> QueryAnswer {
+    QueryAnswer {
+        label: String::new(),
+        expression: query.trim().to_string(),
+        verdict: QueryVerdict::Error,
+        text: format!("QUERY {}: ERROR\n{reason}", query.trim()),
+        reason,
+        invariant: String::new(),
+        solver_query: String::new(),
+        integers,
+    }
+}
+
+/// Answers several `LABEL: EXPR` questions with one abstraction and one model check (the
+/// playground's "which of these holds at L?" exercise): one answer per query, in order.
+pub fn answers(request: &Request, predicates: &str, queries: &[String]) -> Vec<QueryAnswer> {
     let mut config = abstraction_config(&request.options);
     // the lattices of the explain views are not needed for the answer
     config.record_lattices = false;
@@ -68,45 +89,39 @@ pub fn answer(request: &Request, predicates: &str, query: &str) -> QueryAnswer {
         lower: lower_options(&request.options),
         config,
         syntax: abstraction::Syntax::Bebop,
-        queries: vec![query.to_string()],
+        queries: queries.to_vec(),
         invariants: false,
     };
     let integers = command.config.solver.integers.name().to_string();
-    let failure = |reason: String| QueryAnswer {
-        label: String::new(),
-        expression: query.trim().to_string(),
-        verdict: QueryVerdict::Error,
-        text: format!("QUERY {}: ERROR\n{reason}", query.trim()),
-        reason,
-        invariant: String::new(),
-        solver_query: String::new(),
-        integers: integers.clone(),
+    let results = match abstraction::run_queries(&command) {
+        Ok(results) => results,
+        Err(rendered) => return queries.iter().map(|q| failure(q, rendered.trim_end().to_string(), integers.clone())).collect(),
     };
-    let answers = match abstraction::run_queries(&command) {
-        Ok(answers) => answers,
-        Err(rendered) => return failure(rendered.trim_end().to_string()),
-    };
-    match answers.into_iter().next() {
-        Some(Ok(q)) => {
-            let (verdict, reason) = match &q.verdict {
-                abstraction::QueryVerdict::Holds => (QueryVerdict::Holds, String::new()),
-                abstraction::QueryVerdict::DoesNotHold => (QueryVerdict::DoesNotHold, String::new()),
-                abstraction::QueryVerdict::Unknown(why) => (QueryVerdict::Unknown, why.clone()),
-            };
-            QueryAnswer {
-                text: q.to_text(),
-                label: q.label,
-                expression: q.expression,
-                verdict,
-                reason,
-                invariant: q.invariant.unwrap_or_default(),
-                solver_query: q.solver_query.unwrap_or_default(),
-                integers,
+    let mut results = results.into_iter();
+    queries
+        .iter()
+        .map(|query| match results.next() {
+            Some(Ok(q)) => {
+                let (verdict, reason) = match &q.verdict {
+                    abstraction::QueryVerdict::Holds => (QueryVerdict::Holds, String::new()),
+                    abstraction::QueryVerdict::DoesNotHold => (QueryVerdict::DoesNotHold, String::new()),
+                    abstraction::QueryVerdict::Unknown(why) => (QueryVerdict::Unknown, why.clone()),
+                };
+                QueryAnswer {
+                    text: q.to_text(),
+                    label: q.label,
+                    expression: q.expression,
+                    verdict,
+                    reason,
+                    invariant: q.invariant.unwrap_or_default(),
+                    solver_query: q.solver_query.unwrap_or_default(),
+                    integers: integers.clone(),
+                }
             }
-        }
-        Some(Err(d)) => failure(d.message),
-        None => failure("no query".into()),
-    }
+            Some(Err(d)) => failure(query, d.message, integers.clone()),
+            None => failure(query, "no answer".into(), integers.clone()),
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -146,5 +161,14 @@ mod tests {
         }
         let a = answer(&Request { source: "int main( {".into(), ..partition() }, "", "L: x");
         assert_eq!(a.verdict, QueryVerdict::Error);
+    }
+
+    #[test]
+    fn several_questions_are_answered_in_order_from_one_abstraction() {
+        let qs: Vec<String> = ["L: prev != curr", "L: prev == NULL", "L: prev !="].iter().map(|q| q.to_string()).collect();
+        let all = answers(&partition(), PARTITION_PREDICATES, &qs);
+        let verdicts: Vec<QueryVerdict> = all.iter().map(|a| a.verdict).collect();
+        assert_eq!(verdicts, [QueryVerdict::Holds, QueryVerdict::DoesNotHold, QueryVerdict::Error]);
+        assert_eq!(all[0], answer(&partition(), PARTITION_PREDICATES, "L: prev != curr"));
     }
 }

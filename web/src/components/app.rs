@@ -87,6 +87,11 @@ fn initial_state() -> (AppState, bool) {
     if let Some(mode) = link.mode {
         state.session.mode = mode;
     }
+    if link.predict {
+        crate::exercise::reduce(&mut state, crate::exercise::ExerciseAction::SetEnabled(true));
+    }
+    // (applied now: the run's Done must not turn it on again after the student turned it off)
+    let link = crate::deeplink::DeepLink { predict: false, ..link };
     if !link.is_empty() {
         state.pending_link = Some(link);
     }
@@ -305,6 +310,22 @@ pub fn app() -> Html {
                     request: RunRequest { kind: RunKind::Abstract, source: state.run_source().to_string(), predicates: String::new(), options },
                     predicates: q.predicates.clone(),
                     question: q.question.clone(),
+                });
+            }
+        });
+    }
+
+    // Predict's "which of these hold at L?" is decided by the worker (crate::exercise).
+    {
+        let (state, bridge) = (state.clone(), bridge.clone());
+        use_effect_with(state.exercises.holds_ask.clone(), move |asked| {
+            if let (Some(a), Some(b)) = (asked.as_ref(), bridge.borrow().as_ref()) {
+                // about the program of the shown run (its invariants), as the view's own question
+                let options = state.run_request().map_or_else(|| state.session.options.clone(), |r| r.options.clone());
+                b.send(&ToWorker::ExerciseQueries {
+                    request: RunRequest { kind: RunKind::Abstract, source: state.run_source().to_string(), predicates: String::new(), options },
+                    predicates: a.predicates.clone(),
+                    questions: a.choices.iter().map(|c| format!("{}: {}", a.label, c.answer)).collect(),
                 });
             }
         });

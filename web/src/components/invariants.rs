@@ -38,6 +38,7 @@ pub fn invariants_view() -> Html {
             if outcome.invariant_source.is_empty() || outcome.invariant_source == "boolean_program" {
                 <QueryForm />
             }
+            <super::exercise::HoldsQuestion />
             <table class="trace-table invariants-table" id="invariants-table">
                 <thead><tr><th>{ "procedure" }</th><th>{ "where" }</th><th>{ "line" }</th><th>{ "reachable states" }</th></tr></thead>
                 <tbody onkeydown={roving("tr")}>
@@ -55,7 +56,11 @@ pub fn invariants_view() -> Html {
                                 <td>{ &inv.procedure }</td>
                                 <td>{ &inv.location }</td>
                                 <td class="line-ref">{ line_ref(line) }</td>
-                                <td><code class="invariant-formula" title={inv.formula.clone()}>{ readable(&inv.formula) }</code></td>
+                                if crate::exercise::hides_invariant(&state, &inv.location) {
+                                    <td class="invariant-hidden">{ "hidden until you answer the question above" }</td>
+                                } else {
+                                    <td><code class="invariant-formula" title={inv.formula.clone()}>{ readable(&inv.formula) }</code></td>
+                                }
                             </tr>
                         }
                     }) }

@@ -30,10 +30,13 @@ pub fn lattice_view() -> Html {
             <p class="hint">{ "Choose a statement (or click a boolean program line) to see how each of its predicates is strengthened." }</p>
         },
         None => html! {},
+        // Predict: the question first, the diagram and F(WP) once it is settled
+        Some(_) if crate::exercise::lattice_question(&state).is_some() => html! { <super::exercise::LatticeQuestion /> },
         Some(p) => {
             let data = &p.positive;
             html! {
                 <div class="lattice-body" id="lattice-body" data-predicate={p.predicate.clone()}>
+                    <super::exercise::LatticeDone />
                     <div class="formula-line">
                         <span class="formula-name">{ "φ" }</span><code>{ &p.predicate }</code>
                         <span class="formula-name">{ "WP(s, φ)" }</span><code id="lattice-target">{ &data.target }</code>

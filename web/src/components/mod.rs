@@ -5,6 +5,7 @@ pub mod app;
 pub mod boolprog;
 pub mod dialogs;
 pub mod editor;
+pub mod exercise;
 pub mod explain;
 pub mod footer;
 pub mod hide;

@@ -158,6 +158,7 @@ pub fn timeline_pane() -> Html {
                         { "Step reveals each phase (boolean program, counterexample, feasibility, predicates) on demand" }
                     </label>
                 }
+                <super::exercise::PredictToggle />
                 { for status_line }
                 if its.is_empty() && !state.is_running() {
                     <Empty>
@@ -224,6 +225,7 @@ fn reveal_bar(state: &UseReducerHandle<AppState>) -> Html {
                     <li class={classes!(if p <= shown { "phase-shown" } else { "phase-hidden" })}>{ format!("{}. {}", k + 1, p.label()) }</li>
                 }) }
             </ol>
+            <super::exercise::RevealQuestion />
             <button class="btn btn-small btn-primary" id="reveal-next" {onclick}>{ label }</button>
         </div>
     }
