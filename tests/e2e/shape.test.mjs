@@ -1,13 +1,16 @@
 // Shape mode (shape analysis by iterated WP, seed 004) in the real UI: list insertion to SAFE
 // with its 4 rounds, a WP derivation, the round stepper; the reversal's growing families with a
 // suggested hint; the paper's hint plus a suggested one to SAFE, restored from a share link in a
-// fresh browser; pushing the head onto itself to UNSAFE with a heap; axe stays clean;
-// screenshots at 1280x800 and 640x800 (docs/screenshots/shape-*.png).
+// fresh browser; pushing the head onto itself to UNSAFE with a heap; the Heaps tab's
+// boxes-and-arrows pictures of concrete runs of insertion and reversal with every predicate's
+// value beside its boolean; axe stays clean; screenshots at 1280x800 and 640x800
+// (docs/screenshots/shape-*.png) and, with SHOTS_DIR, of the Heaps tab at 1280x800 and 683x768
+// in both themes (mode-shape-heaps-*.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { useSite, launch, open, engineVersion, loadExample, seriousViolations } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, seriousViolations, screenshots } from './harness.mjs';
 
 const site = useSite();
 const shots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
@@ -124,5 +127,100 @@ test('Shape: the reversal reaches SAFE with a suggested hint, and a share link r
     assert.deepEqual(otherErrors, []);
   } finally {
     await fresh.close();
+  }
+});
+
+/** The picture's boxes, arrows and roots, and the predicate table, of the state shown. */
+async function picture(page) {
+  return page.evaluate(() => ({
+    cells: [...document.querySelectorAll('#shape-heap-svg .heap-cell')].map((g) => g.dataset.cell),
+    arrows: [...document.querySelectorAll('#shape-heap-svg .heap-arrow')].map((g) => `${g.dataset.from}->${g.dataset.to}`),
+    roots: [...document.querySelectorAll('#shape-heap-svg .heap-root')].map((g) => `${g.dataset.root}=${g.dataset.to}`),
+    values: Object.fromEntries([...document.querySelectorAll('#shape-heap-values tbody tr')].map((tr) => {
+      const td = [...tr.querySelectorAll('td')].map((x) => x.textContent.trim());
+      return [td[1], { concrete: td[2], allowed: td[3], check: td[5] }];
+    })),
+  }));
+}
+
+/** Chooses the input heap whose title contains `text`. */
+async function chooseHeap(page, text) {
+  const value = await page.locator('#shape-heap-run option', { hasText: text }).first().getAttribute('value');
+  await page.selectOption('#shape-heap-run', value);
+}
+
+// The Heaps tab: concrete runs from small input heaps, drawn as boxes and arrows at each location
+// with every predicate's concrete value beside the values its boolean may take (computed in the
+// worker with the analysis). Insertion of a new first cell, and the reversal of a 3-cell list.
+test('Shape: heap pictures of list insertion and reversal with each predicate beside its boolean', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'shape-insert');
+  assert.equal(await analyse(page), 'SAFE');
+  await page.click('#shape-tab-heaps');
+  await page.locator('#shape-heap-svg').waitFor();
+  assert.match(await page.textContent('#shape-heap-sound'), /Every concrete value is one its boolean allows/);
+  // x = c0 -> c1 -> NULL with k = c1: after the insertion the new cell c2 heads the list
+  await chooseHeap(page, 'x = c0, c0->n = c1, c1->n = NULL, k = c1');
+  let p = await picture(page);
+  assert.deepEqual(p.cells, ['c0', 'c1']);
+  assert.deepEqual(p.arrows, ['c0.n->c1', 'c1.n->NULL']);
+  assert.ok(p.roots.includes('x=c0') && p.roots.includes('k=c1') && p.roots.includes('t=NULL'), p.roots.join(' '));
+  assert.deepEqual(p.values['reach[;n](x,k)'], { concrete: 'true', allowed: 'false or true', check: '✓' });
+  // keyboard: the location buttons are buttons in tab order; Enter on ne shows the state there
+  const ne = page.locator('.heap-step[data-location="ne"]');
+  await ne.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await ne.getAttribute('aria-pressed'), 'true');
+  assert.match(await page.textContent('#shape-heap-where'), /at ne .*after x = t/);
+  p = await picture(page);
+  assert.deepEqual(p.cells, ['c0', 'c1', 'c2']);
+  assert.deepEqual(p.arrows, ['c0.n->c1', 'c1.n->NULL', 'c2.n->c0']);
+  assert.ok(p.roots.includes('x=c2') && p.roots.includes('t=c2'), p.roots.join(' '));
+  assert.deepEqual(p.values['reach[;n](x,k)'], { concrete: 'true', allowed: 'true', check: '✓' });
+  // at n4 the boolean of reach[;n](t,k) is computed from b2 || b3 at n3: true here
+  await page.click('.heap-step[data-location="n4"]');
+  p = await picture(page);
+  assert.deepEqual(p.values['reach[;n](t,k)'], { concrete: 'true', allowed: 'true', check: '✓' });
+  assert.equal(await page.locator('#shape-heap-values .heap-mismatch').count(), 0);
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.mouse.move(1, 1);
+  await screenshots(page, 'mode-shape-heaps-insert', '#shape-heap-values');
+  // the reversal of x = c0 -> c1 -> c2: at n8, y = c2 -> c1 -> c0 -> NULL and cyclic[n](y) is false
+  await loadExample(page, 'shape-reverse');
+  await analyse(page);
+  await page.click('#shape-tab-heaps');
+  await page.locator('#shape-heap-svg').waitFor();
+  const titles = await page.locator('#shape-heap-run option').allTextContents();
+  assert.equal(titles.length, 4, titles.join(' | '));
+  await chooseHeap(page, 'x = c0, c0->n = c1, c1->n = c2, c2->n = NULL');
+  assert.deepEqual((await picture(page)).arrows, ['c0.n->c1', 'c1.n->c2', 'c2.n->NULL']);
+  await page.locator('.heap-step[data-location="n8"]').click();
+  p = await picture(page);
+  assert.deepEqual(p.arrows, ['c0.n->NULL', 'c1.n->c0', 'c2.n->c1']);
+  assert.ok(p.roots.includes('y=c2') && p.roots.includes('x=NULL'), p.roots.join(' '));
+  assert.equal(p.values['cyclic[n](y)'].concrete, 'false');
+  assert.equal(p.values['cyclic[n](y)'].check, '✓');
+  assert.equal(await page.locator('#shape-heap-mismatch').count(), 0);
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.mouse.move(1, 1);
+  await screenshots(page, 'mode-shape-heaps-reverse', '#shape-heap-svg');
+  assert.deepEqual(errors, []);
+  await page.close();
+  const dark = await launch({ colorScheme: 'dark' });
+  try {
+    const { page: d, errors: darkErrors } = await open(dark.context, site.server.base);
+    await engineVersion(d);
+    await loadExample(d, 'shape-reverse');
+    await analyse(d);
+    await d.click('#shape-tab-heaps');
+    await chooseHeap(d, 'x = c0, c0->n = c1, c1->n = c2, c2->n = NULL');
+    await d.locator('.heap-step').nth(4).click();
+    assert.deepEqual(await seriousViolations(d), []);
+    await d.mouse.move(1, 1);
+    await screenshots(d, 'mode-shape-heaps-reverse-dark', '#shape-heap-svg');
+    assert.deepEqual(darkErrors, []);
+  } finally {
+    await dark.close();
   }
 });

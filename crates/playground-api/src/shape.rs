@@ -8,7 +8,8 @@
 //! `shape::report::Report` (the rounds of Fig 3 with the pairs added in each, the predicates
 //! per round, the WP derivations, the abstract actions of Fig 2, the growing families with
 //! their suggested hints, the boolean program and its Promela text, the verdict: SAFE, UNSAFE
-//! with the concrete heap replayed in the interpreter, or UNKNOWN with the reason) in types
+//! with the concrete heap replayed in the interpreter, or UNKNOWN with the reason; concrete runs
+//! from small heaps for the boxes-and-arrows pictures) in types
 //! that also deserialise (the report's own only serialise), and the input problems as
 //! diagnostics with the line and column of the editor they are about.
 
@@ -204,6 +205,101 @@ pub struct ShapeWitness {
     pub harness: String,
 }
 
+/// The values an abstract boolean may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AllowedValues {
+    False,
+    True,
+    Either,
+}
+
+impl AllowedValues {
+    pub fn label(self) -> &'static str {
+        match self {
+            AllowedValues::False => "false",
+            AllowedValues::True => "true",
+            AllowedValues::Either => "false or true",
+        }
+    }
+}
+
+/// Where a pointer of a heap picture points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "cell", rename_all = "snake_case")]
+pub enum HeapTarget {
+    Null,
+    /// A cell, by its index in [`HeapPicture::cells`].
+    Cell(u32),
+    Int,
+    Invalid,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapField {
+    pub field: String,
+    pub target: HeapTarget,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapCell {
+    pub name: String,
+    pub freed: bool,
+    pub fields: Vec<HeapField>,
+}
+
+/// A variable (or rigid variable of the property) and its target.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapRoot {
+    pub name: String,
+    pub rigid: bool,
+    /// A parameter (or rigid): part of the input heap.
+    pub input: bool,
+    pub target: HeapTarget,
+}
+
+/// A concrete heap: cells with their fields, variables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapPicture {
+    pub cells: Vec<HeapCell>,
+    pub roots: Vec<HeapRoot>,
+}
+
+/// A pair's predicate at one concrete state beside its boolean.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapPairValue {
+    pub pair: u32,
+    pub boolean: String,
+    pub predicate: String,
+    pub status: PairStatus,
+    /// `None`: the predicate has no value in this state.
+    pub concrete: Option<bool>,
+    pub allowed: AllowedValues,
+    /// The concrete value is one the boolean may not take: the abstraction would be unsound.
+    pub mismatch: bool,
+}
+
+/// The concrete state at a location of a run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapSnapshot {
+    pub location: String,
+    pub line: u32,
+    pub edge: Option<u32>,
+    pub edge_text: String,
+    pub heap: HeapPicture,
+    pub values: Vec<HeapPairValue>,
+}
+
+/// A concrete run of the procedure from a small input heap (`shape::pictures`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeapRun {
+    pub title: String,
+    pub cells: u32,
+    pub snapshots: Vec<HeapSnapshot>,
+    pub end: String,
+    pub mismatches: usize,
+}
+
 /// Everything the Shape mode shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 pub struct ShapeResult {
@@ -223,6 +319,10 @@ pub struct ShapeResult {
     pub verdict: Option<Verdict>,
     pub reason: String,
     pub witness: Option<ShapeWitness>,
+    /// Concrete runs from small input heaps, each location's heap with every pair's concrete
+    /// value beside the values its boolean may take.
+    #[serde(default)]
+    pub heap_runs: Vec<HeapRun>,
 }
 
 impl ShapeResult {
@@ -361,6 +461,62 @@ fn run_of(r: &shape::report::RunView) -> ShapeRun {
     }
 }
 
+fn heap_target(t: &shape::pictures::TargetView) -> HeapTarget {
+    use shape::pictures::TargetView as T;
+    match t {
+        T::Null => HeapTarget::Null,
+        T::Cell(c) => HeapTarget::Cell(*c),
+        T::Int => HeapTarget::Int,
+        T::Invalid => HeapTarget::Invalid,
+    }
+}
+
+fn heap_run(r: &shape::pictures::HeapRunView) -> HeapRun {
+    use shape::pictures::Allowed;
+    let picture = |h: &shape::pictures::HeapView| HeapPicture {
+        cells: h
+            .cells
+            .iter()
+            .map(|c| HeapCell { name: c.name.clone(), freed: c.freed, fields: c.fields.iter().map(|f| HeapField { field: f.field.clone(), target: heap_target(&f.target) }).collect() })
+            .collect(),
+        roots: h.roots.iter().map(|r| HeapRoot { name: r.name.clone(), rigid: r.rigid, input: r.input, target: heap_target(&r.target) }).collect(),
+    };
+    HeapRun {
+        title: r.title.clone(),
+        cells: r.cells,
+        end: r.end.clone(),
+        mismatches: r.mismatches,
+        snapshots: r
+            .snapshots
+            .iter()
+            .map(|s| HeapSnapshot {
+                location: s.location.clone(),
+                line: s.line,
+                edge: s.edge,
+                edge_text: s.edge_text.clone(),
+                heap: picture(&s.heap),
+                values: s
+                    .values
+                    .iter()
+                    .map(|v| HeapPairValue {
+                        pair: v.pair,
+                        boolean: v.boolean.clone(),
+                        predicate: v.predicate.clone(),
+                        status: status(v.status),
+                        concrete: v.concrete,
+                        allowed: match v.allowed {
+                            Allowed::False => AllowedValues::False,
+                            Allowed::True => AllowedValues::True,
+                            Allowed::Either => AllowedValues::Either,
+                        },
+                        mismatch: v.mismatch,
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
 fn verdict(v: shape::report::Verdict) -> Verdict {
     match v {
         shape::report::Verdict::Safe => Verdict::Safe,
@@ -398,6 +554,7 @@ fn result_of(report: &shape::report::Report) -> ShapeResult {
             property: w.property,
             harness: w.harness.clone(),
         }),
+        heap_runs: report.heap_runs.iter().map(heap_run).collect(),
     }
 }
 

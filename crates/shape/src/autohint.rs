@@ -240,9 +240,11 @@ pub fn heap_space(session: &Session) -> Option<HeapSpace> {
     })
 }
 
-/// Every heap of up to [`CHECK_CELLS`] cells of the procedure's list struct.
+/// Every heap of up to [`CHECK_CELLS`] cells of the procedure's list struct, one per
+/// isomorphism class of the part the variables reach ([`HeapSpace::each_reachable`]: the
+/// others give no other predicate values).
 pub fn check_heaps(session: &Session) -> Vec<Heap> {
-    heap_space(session).map(|s| (0..=CHECK_CELLS).flat_map(|n| s.heaps(n)).collect()).unwrap_or_default()
+    heap_space(session).map(|s| (0..=CHECK_CELLS).flat_map(|n| s.reachable_heaps(n)).collect()).unwrap_or_default()
 }
 
 /// Proposes a hint for family `k` of `abs` and checks it on `heaps`.

@@ -250,15 +250,7 @@ impl HeapSpace {
         if slots.iter().any(|(_, choices)| choices.is_empty()) {
             return Vec::new();
         }
-        let mut base = Heap { cells: (0..cells).map(|_| Cell { strukt: self.strukt, alloc: true }).collect(), ..Heap::default() };
-        for c in 0..cells {
-            for f in &self.int_fields {
-                base.mem.insert(Val::Slot(c, *f), Val::Int);
-            }
-        }
-        for v in &self.int_vars {
-            base.mem.insert(Val::Var(*v), Val::Int);
-        }
+        let base = self.base_heap(cells);
         let mut out = Vec::new();
         let mut idx = vec![0usize; slots.len()];
         loop {
@@ -287,5 +279,122 @@ impl HeapSpace {
                 k += 1;
             }
         }
+    }
+}
+
+impl HeapSpace {
+    /// The heap of `cells` allocated cells with every integer slot and variable set and every
+    /// pointer NULL.
+    pub fn base_heap(&self, cells: u32) -> Heap {
+        let mut base = Heap { cells: (0..cells).map(|_| Cell { strukt: self.strukt, alloc: true }).collect(), ..Heap::default() };
+        for c in 0..cells {
+            for f in &self.int_fields {
+                base.mem.insert(Val::Slot(c, *f), Val::Int);
+            }
+        }
+        for v in &self.int_vars {
+            base.mem.insert(Val::Var(*v), Val::Int);
+        }
+        base
+    }
+
+    /// Every heap of exactly `cells` cells in which each cell is reachable from a *root* (a
+    /// pointer variable or a rigid variable), one heap per isomorphism class, in a fixed order.
+    ///
+    /// The predicates and statements only reach cells through the roots, so a cell no root
+    /// reaches never changes a value, and renaming cells changes none either: the heaps of
+    /// [`HeapSpace::heaps`] of up to `N` cells are, up to their unreachable cells and the
+    /// names of the others, exactly the heaps this gives for `0..=N` cells. Cells are named
+    /// in breadth-first order from the roots (the variables in order, then the rigids, then
+    /// each discovered cell's pointer fields in order): each pointer picks NULL (not a rigid),
+    /// a cell already named, or the next new cell; a cell whose fields are due before it was
+    /// discovered cuts the branch. Each sequence of picks is the canonical naming of exactly
+    /// one class, so no class is visited twice.
+    pub fn each_reachable(&self, cells: u32, visit: &mut dyn FnMut(&Heap)) {
+        let total = self.pointer_vars.len() + self.rigids + cells as usize * self.pointer_fields.len();
+        let mut picks = vec![None; total];
+        let base = self.base_heap(cells);
+        self.extend_picks(&base, cells, 0, 0, &mut picks, visit);
+    }
+
+    /// [`HeapSpace::each_reachable`] collected.
+    pub fn reachable_heaps(&self, cells: u32) -> Vec<Heap> {
+        let mut out = Vec::new();
+        self.each_reachable(cells, &mut |h| out.push(h.clone()));
+        out
+    }
+
+    /// The heap of [`HeapSpace::each_reachable`] isomorphic to the part of `h` (a heap of
+    /// this space) that the roots reach.
+    pub fn canonical(&self, h: &Heap) -> Heap {
+        let mut order: Vec<u32> = Vec::new();
+        let name = |v: &Val, order: &mut Vec<u32>| match v {
+            Val::Cell(c) => Some(match order.iter().position(|x| x == c) {
+                Some(i) => i as u32,
+                None => {
+                    order.push(*c);
+                    order.len() as u32 - 1
+                }
+            }),
+            _ => None,
+        };
+        let mut picks = Vec::new();
+        for v in &self.pointer_vars {
+            picks.push(name(&h.read(&Val::Var(*v)), &mut order));
+        }
+        for r in h.rigids.iter().take(self.rigids) {
+            picks.push(name(r, &mut order));
+        }
+        let mut k = 0;
+        while k < order.len() {
+            let c = order[k];
+            for f in &self.pointer_fields {
+                picks.push(name(&h.read(&Val::Slot(c, *f)), &mut order));
+            }
+            k += 1;
+        }
+        self.assemble(&self.base_heap(order.len() as u32), &picks)
+    }
+
+    fn extend_picks(&self, base: &Heap, cells: u32, k: usize, discovered: u32, picks: &mut Vec<Option<u32>>, visit: &mut dyn FnMut(&Heap)) {
+        let roots = self.pointer_vars.len() + self.rigids;
+        if k == picks.len() {
+            if discovered == cells {
+                visit(&self.assemble(base, picks));
+            }
+            return;
+        }
+        if k >= roots && ((k - roots) / self.pointer_fields.len()) as u32 >= discovered {
+            return; // the fields of a cell no root reaches
+        }
+        let rigid = (self.pointer_vars.len()..roots).contains(&k);
+        if !rigid {
+            picks[k] = None;
+            self.extend_picks(base, cells, k + 1, discovered, picks, visit);
+        }
+        for c in 0..discovered {
+            picks[k] = Some(c);
+            self.extend_picks(base, cells, k + 1, discovered, picks, visit);
+        }
+        if discovered < cells {
+            picks[k] = Some(discovered);
+            self.extend_picks(base, cells, k + 1, discovered + 1, picks, visit);
+        }
+    }
+
+    fn assemble(&self, base: &Heap, picks: &[Option<u32>]) -> Heap {
+        let val = |p: Option<u32>| p.map_or(Val::Null, Val::Cell);
+        let mut h = base.clone();
+        let (vars, rest) = picks.split_at(self.pointer_vars.len());
+        let (rigids, slots) = rest.split_at(self.rigids);
+        for (v, p) in self.pointer_vars.iter().zip(vars) {
+            h.mem.insert(Val::Var(*v), val(*p));
+        }
+        h.rigids = rigids.iter().map(|p| val(*p)).collect();
+        for (k, p) in slots.iter().enumerate() {
+            let (c, f) = (k / self.pointer_fields.len(), k % self.pointer_fields.len());
+            h.mem.insert(Val::Slot(c as u32, self.pointer_fields[f]), val(*p));
+        }
+        h
     }
 }

@@ -5,7 +5,8 @@
 //! ([`abstraction`]), the boolean program it yields ([`emit`]), model checking with
 //! `model-check`, approximation hints and their automatic discovery ([`autohint`]), the valid
 //! implications between the booleans of a location ([`consistency`]), the compact SPIN model
-//! ([`promela`]), and counterexample replay in the C interpreter ([`replay`]).
+//! ([`promela`]), counterexample replay in the C interpreter ([`replay`]), and concrete runs
+//! from small heaps beside the abstract booleans, for pictures ([`pictures`]).
 //!
 //! Everything [`analyze`] computes is returned as plain data ([`report::Report`]): runs,
 //! rounds, the table of pairs, WP derivations step by step, families and hints, the abstract
@@ -20,6 +21,7 @@ pub mod consistency;
 pub mod emit;
 pub mod flowchart;
 pub mod parse;
+pub mod pictures;
 pub mod promela;
 pub mod replay;
 pub mod report;

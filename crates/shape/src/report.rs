@@ -162,6 +162,9 @@ pub struct Report {
     /// counterexample, one step a line (`L_n…` blocks are locations, `E…` edges) with the
     /// booleans after the step.
     pub abstract_trace: Option<String>,
+    /// Concrete runs from small input heaps with every pair's concrete value beside the
+    /// values its boolean may take ([`crate::pictures`]).
+    pub heap_runs: Vec<crate::pictures::HeapRunView>,
 }
 
 impl Report {
@@ -411,5 +414,6 @@ pub fn run(session: &Session, req: &Request) -> Report {
         reason,
         witness,
         abstract_trace: outcome.trace.as_ref().map(|t| model_check::format_trace(&program, t)),
+        heap_runs: crate::pictures::views(session, &abs, &crate::pictures::runs(session, &abs), &req.source),
     }
 }

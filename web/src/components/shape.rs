@@ -3,13 +3,18 @@
 //! one added (a round stepper) and the predicates new in each round; the WP derivation of a
 //! selected pair; the growing families with a suggested hint that one click adds; the
 //! abstract program of Fig 2 linked to the C lines; the verdict (SAFE, UNSAFE with the
-//! concrete heap replayed in the interpreter, UNKNOWN with the reason); the Promela text.
+//! concrete heap replayed in the interpreter, UNKNOWN with the reason); boxes-and-arrows
+//! pictures of concrete runs from small heaps ([`heaps_view`]: at a selected location, the heap
+//! as an SVG and every predicate's concrete value beside the values its boolean may take, a
+//! mismatch flagged as unsoundness); the Promela text.
 //!
-//! Every text comes from `playground_api::shape` data and is rendered as text, never as HTML.
+//! Every text comes from `playground_api::shape` data and is rendered as text, never as HTML;
+//! the runs and pictures are computed in the worker (part of the Shape result), the UI only
+//! lays them out.
 
 use super::{use_app, use_commands, Empty};
 use crate::state::{Action, AppState, Focus};
-use playground_api::shape::{ShapeResult, ShapeRun, ShapeSettings, ShapeStep};
+use playground_api::shape::{AllowedValues, HeapPicture, HeapRun, HeapTarget, ShapeResult, ShapeRun, ShapeSettings, ShapeStep};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -18,6 +23,7 @@ use yew::prelude::*;
 enum Tab {
     Rounds,
     Program,
+    Heaps,
     Promela,
 }
 
@@ -84,6 +90,9 @@ pub fn shape_panes() -> Html {
     // the round the stepper shows (None: all) and the selected pair
     let round = use_state(|| None::<u32>);
     let pair = use_state(|| None::<u32>);
+    // the heap run and the state (location visit) of it the Heaps tab shows
+    let heap_run = use_state(|| 0usize);
+    let heap_step = use_state(|| 0usize);
     let settings = state.session.shape.clone();
     let result = state.run.shape.as_deref();
     let running = state.is_running();
@@ -113,6 +122,7 @@ pub fn shape_panes() -> Html {
         (Some(_), None, _) => html! { <Empty><p>{ "Fix the problems in the inputs (right, or in the C program) first." }</p></Empty> },
         (Some(_), Some(run), Tab::Rounds) => rounds_view(run, &round, &pair),
         (Some(r), Some(run), Tab::Program) => program_view(&state, r, run),
+        (Some(r), Some(_), Tab::Heaps) => heaps_view(&state, &r.heap_runs, &heap_run, &heap_step),
         (Some(r), Some(_), Tab::Promela) => promela_view(r),
     };
     html! {
@@ -134,6 +144,7 @@ pub fn shape_panes() -> Html {
             <div class="tab-list" role="tablist" aria-label="Shape views">
                 { tab_button(Tab::Rounds, "shape-tab-rounds", "Rounds") }
                 { tab_button(Tab::Program, "shape-tab-program", "Abstract program") }
+                { tab_button(Tab::Heaps, "shape-tab-heaps", "Heaps") }
                 { tab_button(Tab::Promela, "shape-tab-promela", "Promela") }
             </div>
             <div class="pane-body shape-body" tabindex="0" aria-label="Shape results">
@@ -384,5 +395,273 @@ fn promela_view(r: &ShapeResult) -> Html {
         }
         (None, Some(e)) => html! { <p>{ format!("No Promela export: {e}") }</p> },
         _ => html! {},
+    }
+}
+
+// ---- the Heaps tab: concrete runs as boxes and arrows ----
+
+const CELL_W: i32 = 84;
+const CELL_GAP: i32 = 132;
+const ROW_H: i32 = 22;
+const ROOT_H: i32 = 18;
+/// Where the labels of NULL variables end (right-aligned) at the left of the picture.
+const NULL_LABEL_X: i32 = 76;
+
+/// Where the heap's NULL roots go (left) and where cell `c` starts.
+struct Layout {
+    left: i32,
+    top: i32,
+    rows: i32,
+    cells: usize,
+}
+
+impl Layout {
+    fn new(h: &HeapPicture) -> Layout {
+        let null_roots = h.roots.iter().any(|r| !matches!(r.target, HeapTarget::Cell(_)));
+        let stack = (0..h.cells.len()).map(|c| h.roots.iter().filter(|r| r.target == HeapTarget::Cell(c as u32)).count()).max().unwrap_or(0) as i32;
+        let rows = h.cells.iter().map(|c| c.fields.len()).max().unwrap_or(1) as i32;
+        Layout { left: if null_roots { NULL_LABEL_X + 48 } else { 16 }, top: 30 + ROOT_H * stack.max(1), rows, cells: h.cells.len() }
+    }
+    fn x(&self, c: usize) -> i32 {
+        self.left + c as i32 * CELL_GAP
+    }
+    /// The y of field row `f`'s centre.
+    fn row_y(&self, f: usize) -> i32 {
+        self.top + ROW_H + f as i32 * ROW_H + ROW_H / 2
+    }
+    fn bottom(&self) -> i32 {
+        self.top + ROW_H * (self.rows + 1)
+    }
+    fn width(&self) -> i32 {
+        (self.x(self.cells.max(1)) - CELL_GAP + CELL_W + 40).max(self.left + 120)
+    }
+    fn height(&self) -> i32 {
+        self.bottom() + 30 + 14 * self.cells as i32
+    }
+}
+
+/// The ground symbol of NULL, its wire from (x, y) right to `gx` and down.
+fn ground(x: i32, y: i32, gx: i32, class: &'static str) -> Html {
+    let gy = y + 10;
+    html! {
+        <g class={classes!("heap-null", class)}>
+            <path d={format!("M {x} {y} H {gx} V {gy}")} fill="none" />
+            <line x1={(gx - 7).to_string()} y1={gy.to_string()} x2={(gx + 7).to_string()} y2={gy.to_string()} />
+            <line x1={(gx - 4).to_string()} y1={(gy + 3).to_string()} x2={(gx + 4).to_string()} y2={(gy + 3).to_string()} />
+            <line x1={(gx - 1).to_string()} y1={(gy + 6).to_string()} x2={(gx + 1).to_string()} y2={(gy + 6).to_string()} />
+        </g>
+    }
+}
+
+fn target_words(h: &HeapPicture, t: &HeapTarget) -> String {
+    match t {
+        HeapTarget::Null => "NULL".into(),
+        HeapTarget::Cell(c) => h.cells.get(*c as usize).map_or_else(|| format!("cell {c}"), |x| x.name.clone()),
+        HeapTarget::Int => "an integer".into(),
+        HeapTarget::Invalid => "an invalid address".into(),
+    }
+}
+
+/// The heap in words (the picture's accessible name).
+fn heap_words(h: &HeapPicture) -> String {
+    let mut parts: Vec<String> = h.roots.iter().map(|r| format!("{} = {}", r.name, target_words(h, &r.target))).collect();
+    for c in &h.cells {
+        for f in c.fields.iter().filter(|f| f.target != HeapTarget::Int) {
+            parts.push(format!("{}->{} = {}", c.name, f.field, target_words(h, &f.target)));
+        }
+        if c.freed {
+            parts.push(format!("{} freed", c.name));
+        }
+    }
+    if h.cells.is_empty() {
+        parts.push("no cells".into());
+    }
+    parts.join(", ")
+}
+
+/// The SVG boxes-and-arrows picture of a heap: cells as boxes with a row per field, pointer
+/// fields as arrows (NULL as a ground symbol), variables as labels above the cell they point
+/// to (NULL ones at the left), rigid variables in italics with dashed arrows.
+fn heap_svg(h: &HeapPicture) -> Html {
+    let l = Layout::new(h);
+    let mut items: Vec<Html> = Vec::new();
+    for (c, cell) in h.cells.iter().enumerate() {
+        let x = l.x(c);
+        items.push(html! {
+            <g class={classes!("heap-cell", cell.freed.then_some("heap-freed"))} data-cell={cell.name.clone()}>
+                <rect x={x.to_string()} y={l.top.to_string()} width={CELL_W.to_string()} height={(l.bottom() - l.top).to_string()} rx="4" />
+                <line x1={x.to_string()} y1={(l.top + ROW_H).to_string()} x2={(x + CELL_W).to_string()} y2={(l.top + ROW_H).to_string()} />
+                <text class="heap-cell-name" x={(x + CELL_W / 2).to_string()} y={(l.top + 14).to_string()} text-anchor="middle">
+                    { if cell.freed { format!("{} (freed)", cell.name) } else { cell.name.clone() } }
+                </text>
+            </g>
+        });
+        for (f, field) in cell.fields.iter().enumerate() {
+            let y = l.row_y(f);
+            let dot = x + CELL_W - 12;
+            items.push(html! { <text class="heap-field-name" x={(x + 8).to_string()} y={(y + 4).to_string()}>{ &field.field }</text> });
+            let arrow = match &field.target {
+                HeapTarget::Int => html! { <text class="heap-int" x={(x + CELL_W - 6).to_string()} y={(y + 4).to_string()} text-anchor="end">{ "int" }</text> },
+                HeapTarget::Invalid => html! { <text class="heap-int" x={(x + CELL_W - 6).to_string()} y={(y + 4).to_string()} text-anchor="end">{ "?" }</text> },
+                HeapTarget::Null => html! {
+                    <g class="heap-arrow" data-from={format!("{}.{}", cell.name, field.field)} data-to="NULL">
+                        <circle cx={dot.to_string()} cy={y.to_string()} r="3" />
+                        { ground(dot, y, x + CELL_W + 14, "heap-field-null") }
+                    </g>
+                },
+                HeapTarget::Cell(t) => {
+                    let t = *t as usize;
+                    let tx = l.x(t);
+                    let d = if t == c + 1 {
+                        format!("M {dot} {y} H {}", tx - 2)
+                    } else {
+                        let span = (t as i32 - c as i32).abs();
+                        let depth = l.bottom() + 18 + 12 * span;
+                        let end = if t == c { tx + 16 } else { tx + CELL_W / 2 };
+                        format!("M {dot} {y} C {dot} {depth} {end} {depth} {end} {}", l.bottom() + 2)
+                    };
+                    html! {
+                        <g class="heap-arrow" data-from={format!("{}.{}", cell.name, field.field)} data-to={target_words(h, &field.target)}>
+                            <circle cx={dot.to_string()} cy={y.to_string()} r="3" />
+                            <path d={d} fill="none" marker-end="url(#heap-arrowhead)" />
+                        </g>
+                    }
+                }
+            };
+            items.push(arrow);
+        }
+    }
+    // roots: stacked above their cell, or at the left when NULL (or not a cell)
+    let mut stacked = vec![0i32; h.cells.len()];
+    let mut left_row = 0;
+    for r in &h.roots {
+        let class = classes!("heap-root", r.rigid.then_some("heap-rigid"));
+        match r.target {
+            HeapTarget::Cell(c) if (c as usize) < h.cells.len() => {
+                let k = stacked[c as usize];
+                stacked[c as usize] += 1;
+                // the label left of a vertical arrow down to the box; more labels further up-right
+                let cx = l.x(c as usize) + CELL_W / 2 + 14 * k;
+                let ty = l.top - 14 - ROOT_H * k;
+                items.push(html! {
+                    <g class={class} data-root={r.name.clone()} data-to={target_words(h, &r.target)}>
+                        <text x={(cx - 4).to_string()} y={ty.to_string()} text-anchor="end">{ &r.name }</text>
+                        <path d={format!("M {cx} {} V {}", ty - 10, l.top - 2)} fill="none" marker-end="url(#heap-arrowhead)" />
+                    </g>
+                });
+            }
+            _ => {
+                let y = 20 + left_row * 26;
+                left_row += 1;
+                items.push(html! {
+                    <g class={class} data-root={r.name.clone()} data-to={target_words(h, &r.target)}>
+                        <text x={NULL_LABEL_X.to_string()} y={(y + 4).to_string()} text-anchor="end">{ &r.name }</text>
+                        if r.target == HeapTarget::Null {
+                            { ground(NULL_LABEL_X + 4, y, NULL_LABEL_X + 20, "heap-root-null") }
+                        } else {
+                            <text x={(NULL_LABEL_X + 6).to_string()} y={(y + 4).to_string()}>{ "= ?" }</text>
+                        }
+                    </g>
+                });
+            }
+        }
+    }
+    let height = l.height().max(24 + left_row * 26);
+    let words = heap_words(h);
+    html! {
+        <svg class="heap-svg" id="shape-heap-svg" role="img" aria-label={format!("Heap: {words}")} viewBox={format!("0 0 {} {height}", l.width())}
+            width={l.width().to_string()} height={height.to_string()} xmlns="http://www.w3.org/2000/svg">
+            <title>{ format!("Heap: {words}") }</title>
+            <defs>
+                <marker id="heap-arrowhead" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" fill="currentColor" />
+                </marker>
+            </defs>
+            { for items }
+        </svg>
+    }
+}
+
+fn allowed_text(a: AllowedValues) -> &'static str {
+    a.label()
+}
+
+fn heaps_view(state: &UseReducerHandle<AppState>, runs: &[HeapRun], run_index: &UseStateHandle<usize>, step_index: &UseStateHandle<usize>) -> Html {
+    if runs.is_empty() {
+        return html! { <Empty><p>{ "No concrete runs: the procedure has no list struct, or the preconditions exclude every small heap." }</p></Empty> };
+    }
+    let ri = (**run_index).min(runs.len() - 1);
+    let run = &runs[ri];
+    let si = (**step_index).min(run.snapshots.len().saturating_sub(1));
+    let total: usize = runs.iter().map(|r| r.mismatches).sum();
+    let on_run = {
+        let (run_index, step_index) = (run_index.clone(), step_index.clone());
+        Callback::from(move |e: Event| {
+            let select: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            if let Ok(i) = select.value().parse::<usize>() {
+                run_index.set(i);
+                step_index.set(0);
+            }
+        })
+    };
+    let go = |i: usize| {
+        let step_index = step_index.clone();
+        Callback::from(move |_| step_index.set(i))
+    };
+    let Some(snap) = run.snapshots.get(si) else { return html! {} };
+    html! {
+        <div class="shape-heaps" id="shape-heaps">
+            <p class="empty-note">{ format!("{} concrete runs of the procedure from small input heaps that satisfy the preconditions; at each location, every predicate's concrete value beside the values the abstract program allows its boolean after the edge taken.", runs.len()) }</p>
+            if total > 0 {
+                <p class="run-error heap-mismatch-alert" id="shape-heap-mismatch" role="alert">
+                    { format!("⚠ UNSOUND: {total} predicate values fall outside what their boolean allows (this run: {}). The abstraction does not cover these concrete states.", run.mismatches) }
+                </p>
+            } else {
+                <p class="heap-sound" id="shape-heap-sound">{ "✓ Every concrete value is one its boolean allows, in every run." }</p>
+            }
+            <label class="field">{ "input heap " }
+                <select id="shape-heap-run" onchange={on_run}>
+                    { for runs.iter().enumerate().map(|(i, r)| html! {
+                        <option value={i.to_string()} selected={i == ri}>{ format!("{} ({} cell{}): {}", i + 1, r.cells, if r.cells == 1 { "" } else { "s" }, r.title) }</option>
+                    }) }
+                </select>
+            </label>
+            <div class="hide-controls heap-steps" role="toolbar" aria-label="Locations of the run">
+                <button id="shape-heap-back" class="btn btn-small" disabled={si == 0} onclick={go(si.saturating_sub(1))}>{ "◀" }</button>
+                { for run.snapshots.iter().enumerate().map(|(i, s)| html! {
+                    <button class={classes!("btn", "btn-small", "heap-step", (i == si).then_some("btn-primary"))} aria-pressed={(i == si).to_string()}
+                        data-location={s.location.clone()} onclick={go(i)} title={if s.edge_text.is_empty() { "start".to_string() } else { format!("after {}", s.edge_text) }}>{ &s.location }</button>
+                }) }
+                <button id="shape-heap-next" class="btn btn-small" disabled={si + 1 >= run.snapshots.len()} onclick={go(si + 1)}>{ "▶" }</button>
+            </div>
+            <p class="heap-where" id="shape-heap-where" aria-live="polite">
+                { format!("step {} of {}: at {} ", si + 1, run.snapshots.len(), snap.location) }
+                <button class="line-ref" onclick={focus_line(state, snap.line)}>{ format!("line {}", snap.line) }</button>
+                { if snap.edge_text.is_empty() { " (start)".to_string() } else { format!(" after {}", snap.edge_text) } }
+                if si + 1 == run.snapshots.len() { { format!("; the run {}", run.end) } }
+            </p>
+            <div class="heap-picture" tabindex="0" aria-label="Heap picture (scrolls sideways)">{ heap_svg(&snap.heap) }</div>
+            <div class="table-scroll" tabindex="0" aria-label="Predicate values (scrolls sideways)">
+            <table class="shape-pairs heap-values" id="shape-heap-values">
+                <caption>{ format!("Predicates at {}", snap.location) }</caption>
+                <thead><tr><th>{ "boolean" }</th><th>{ "predicate" }</th><th>{ "concrete" }</th><th>{ "boolean may be" }</th><th>{ "status" }</th><th>{ "check" }</th></tr></thead>
+                <tbody>
+                    { for snap.values.iter().map(|v| html! {
+                        <tr class={classes!("heap-value", v.mismatch.then_some("heap-mismatch"))} data-pair={v.pair.to_string()}>
+                            <td><code>{ &v.boolean }</code></td>
+                            <td><code>{ &v.predicate }</code></td>
+                            <td class="heap-concrete">{ match v.concrete { Some(b) => b.to_string(), None => "undefined".to_string() } }</td>
+                            <td class="heap-allowed">{ allowed_text(v.allowed) }</td>
+                            <td>{ v.status.label() }</td>
+                            <td class="heap-check">{ if v.mismatch { "✗ MISMATCH: unsound" } else { "✓" } }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+            </div>
+            if snap.values.is_empty() {
+                <p class="empty-note">{ "No predicate is considered at this location." }</p>
+            }
+        </div>
     }
 }

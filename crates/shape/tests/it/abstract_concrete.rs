@@ -2,9 +2,10 @@
 //! of Dams–Namjoshi §2: a concrete state at `n` is related to an abstract one when every
 //! considered pair's predicate `p(s) ⪯₃ b_p`).
 //!
-//! The flow chart is executed concretely on every heap of up to 2 cells and every 13th heap of
-//! 3 cells (`SHAPE_FULL=1`: all of them) (`concrete::Heap`, each pointer field, variable and
-//! rigid over NULL and the cells), along every path of up to [`STEPS`] edges. For each edge `m → n` taken from `s` to `s'`, and each pair `(p, n)`:
+//! The flow chart is executed concretely on every heap of up to 3 cells up to isomorphism and
+//! unreachable cells (`crate::small_heaps`; `SHAPE_CELLS=N` goes further) (`concrete::Heap`,
+//! each pointer field, variable and rigid over NULL and the cells), along every path of up to
+//! [`STEPS`] edges. For each edge `m → n` taken from `s` to `s'`, and each pair `(p, n)`:
 //! - marked: the abstract update `f` (the simplified WP) evaluated on `s` is `⊤` or `p(s')`;
 //! - hinted `if c then false else ⊤`: `c(s')` true implies `p(s')` false;
 //!
@@ -16,24 +17,10 @@ use shape::abstraction::{self, Abstraction, Status};
 use shape::autohint::{self, Online};
 use shape::concrete::Heap;
 use shape::flowchart::LocId;
-use shape::{Request, Session};
+use crate::session;
+use shape::Session;
 
 const STEPS: usize = 20;
-
-fn session(file: &str, proc: &str, property: &str, pre: &[&str], hints: &str) -> Session {
-    let read = crate::fixture;
-    let req = Request {
-        source: read(file),
-        file_name: file.into(),
-        proc: proc.into(),
-        properties: vec![property.into()],
-        preconditions: pre.iter().map(|s| s.to_string()).collect(),
-        bound: 40,
-        hints: if hints.is_empty() { String::new() } else { read(hints) },
-        auto_hints: false,
-    };
-    shape::prepare(&req).unwrap_or_else(|_| panic!("{file}: refused"))
-}
 
 /// The abstraction `--auto-hints` ends with (online hints, then the rerun with them).
 fn auto_abstraction(s: &Session) -> Abstraction {
@@ -46,12 +33,14 @@ struct Checker<'a> {
     s: &'a Session,
     abs: &'a Abstraction,
     checked: usize,
+    /// The consistency constraints of each location (computed once).
+    constraints: Vec<Vec<shape::terms::Formula>>,
 }
 
 impl Checker<'_> {
     fn at_location(&mut self, n: LocId, h: &Heap) {
-        for c in shape::consistency::at_location(self.abs, n) {
-            assert_ne!(h.eval_formula(&c), Some(false), "consistency constraint {} fails at {} on {h:?}", self.s.names().formula(&c), self.s.flowchart.location(n).label);
+        for c in &self.constraints[n.0 as usize] {
+            assert_ne!(h.eval_formula(c), Some(false), "consistency constraint {} fails at {} on {h:?}", self.s.names().formula(c), self.s.flowchart.location(n).label);
             self.checked += 1;
         }
     }
@@ -103,12 +92,10 @@ impl Checker<'_> {
 
 fn check(s: &Session, abs: &Abstraction) -> usize {
     let space = autohint::heap_space(s).expect("a list struct");
-    let mut c = Checker { s, abs, checked: 0 };
-    let every = if std::env::var_os("SHAPE_FULL").is_some() { 1 } else { 13 };
-    for cells in 0..=3 {
-        for h in space.heaps(cells).iter().step_by(if cells == 3 { every } else { 1 }) {
-            c.explore(s.flowchart.initial, h, STEPS);
-        }
+    let constraints = s.flowchart.locations.iter().map(|l| shape::consistency::at_location(abs, l.id)).collect();
+    let mut c = Checker { s, abs, checked: 0, constraints };
+    for h in crate::small_heaps(&space) {
+        c.explore(s.flowchart.initial, &h, STEPS);
     }
     assert!(c.checked > 0, "nothing was checked");
     c.checked

@@ -2,7 +2,7 @@
 //! the concrete evaluator: on every heap where the facts hold, a reduced predicate has the value
 //! of its residual. Predicates: every kind over the list terms of `x` (up to three `->n` steps,
 //! values and slots), `y`, `t` and the rigid `k`, with avoid sets of one such term or two of `&(x->n)`, `&(x->n->n)`, `x->n->n`, `&(y->n)`.
-//! Heaps: all of up to 2 cells and every 23rd of 3 cells.
+//! Heaps: every heap of up to 3 cells up to isomorphism and unreachable cells (`crate::small_heaps`).
 
 use crate::wp_props::fixture;
 use shape::assume::{self, Fact};
@@ -63,8 +63,7 @@ fn predicates_reduced_under_a_hints_condition_keep_their_value_where_it_holds() 
     }
     preds.sort();
     preds.dedup();
-    let mut heaps: Vec<Heap> = (0..=2).flat_map(|c| fx.space().heaps(c)).collect();
-    heaps.extend(fx.space().heaps(3).into_iter().step_by(23));
+    let heaps = crate::small_heaps(&fx.space());
     let not = |kind, args: Vec<Term>| Formula::not(Formula::Atom(Pred::new(kind, vec![], n.clone(), args)));
     let conds = [
         not(PredKind::Dshared, vec![t.clone(), x.clone()]),

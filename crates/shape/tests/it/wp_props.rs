@@ -3,8 +3,8 @@
 //! over NULL and the cells, the rigid `k` over the cells): the predicate after executing the
 //! statement must agree with its WP (raw and simplified) before it, wherever the WP is not ⊤;
 //! each recorded rewrite must preserve the value on every heap where its facts hold.
-//! (Every heap of up to 2 cells and a ninth of the 3-cell heaps by default; `SHAPE_FULL=1`
-//! checks all 3-cell heaps, about two minutes.)
+//! (Every heap of up to 3 cells up to isomorphism and unreachable cells, [`crate::small_heaps`];
+//! `SHAPE_CELLS=N` goes further.)
 //! Random heaps of up to 6 cells (proptest) cover larger shapes.
 
 use proptest::prelude::*;
@@ -185,10 +185,7 @@ fn check_rewrites(names: &Names, rewrites: &[Rewrite], pre: &Heap) -> Result<(),
 #[test]
 fn fig5_wps_and_rewrites_agree_with_the_concrete_evaluator_on_small_heaps() {
     let fx = fixture();
-    // every heap of up to 2 cells, and every 9th heap of 3 cells (all of them: SHAPE_FULL=1)
-    let step = if std::env::var_os("SHAPE_FULL").is_some() { 1 } else { 9 };
-    let mut heaps: Vec<Heap> = (0..=2).flat_map(|c| fx.space().heaps(c)).collect();
-    heaps.extend(fx.space().heaps(3).into_iter().step_by(step));
+    let heaps = crate::small_heaps(&fx.space());
     assert!(heaps.len() > 1_000, "{} heaps", heaps.len());
     match check_heaps(&fx, &heaps) {
         Ok(checks) => assert!(checks > 100_000, "only {checks} checks"),
