@@ -24,6 +24,10 @@ pub fn handle(request: ToWorker, emit: &mut dyn FnMut(FromWorker)) {
         ToWorker::Query { request, predicates, question } => {
             emit(FromWorker::QueryAnswer(Box::new(api::query::answer(&api_request(&request), &predicates, &question))))
         }
+        ToWorker::Witness { request, evidence } => {
+            let command_line = Some("predabs playground (Check mode, Witness download)".to_string());
+            emit(FromWorker::Witness(api::witness::build(&evidence, &api_request(&request), command_line).map(Box::new)))
+        }
         ToWorker::ExerciseQueries { request, predicates, questions } => {
             emit(FromWorker::ExerciseAnswers(api::query::answers(&api_request(&request), &predicates, &questions)))
         }

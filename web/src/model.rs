@@ -267,6 +267,9 @@ pub enum ToWorker {
     /// program, abstracted with `predicates`, imply an expression? `question` is `LABEL: EXPR`;
     /// one `QueryAnswer`.
     Query { request: RunRequest, predicates: String, question: String },
+    /// Check mode's "Witness (.yml)" download: the SV-COMP witness of the run of `request`
+    /// (the run's program, not the editor's) that ended with `evidence`; one `Witness`.
+    Witness { request: RunRequest, evidence: api::witness::Evidence },
     /// The exercise "which of these holds at L?" (`crate::exercise`): each `LABEL: EXPR` of
     /// `questions` answered by one abstraction with `predicates`; one `ExerciseAnswers`.
     ExerciseQueries { request: RunRequest, predicates: String, questions: Vec<String> },
@@ -296,6 +299,8 @@ pub enum FromWorker {
     Explanation { iteration: u32, result: Result<Box<api::explain::ExplanationData>, String> },
     /// The answer to `Query`.
     QueryAnswer(Box<api::query::QueryAnswer>),
+    /// The answer to `Witness`: the witness, or why there is none.
+    Witness(Result<Box<api::witness::BuiltWitness>, String>),
     /// The answers to `ExerciseQueries`, in its order.
     ExerciseAnswers(Vec<api::query::QueryAnswer>),
 }

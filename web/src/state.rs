@@ -56,6 +56,10 @@ pub struct RunResults {
     pub query: Option<QueryAsk>,
     /// Its answer, once the worker sent it.
     pub query_answer: Option<Box<api::query::QueryAnswer>>,
+    /// Check mode's witness download: how many times it was asked of the worker (an asking
+    /// sends `ToWorker::Witness` once), and the worker's answer to the last asking.
+    pub witness_asked: u32,
+    pub witness: Option<Result<Box<api::witness::BuiltWitness>, String>>,
     /// The program, predicates and settings the run was made from: the explanations asked of
     /// the worker later, the C text beside trace steps and the invariants question use these,
     /// not the editor's text (which may have changed since).
@@ -97,6 +101,8 @@ impl Default for RunResults {
             explaining: Vec::new(),
             query: None,
             query_answer: None,
+            witness_asked: 0,
+            witness: None,
             request: None,
         }
     }
@@ -514,6 +520,8 @@ pub enum Action {
     ExplanationRequested(u32),
     /// Ask the invariants view's question (`LABEL: EXPR`) of the worker, over `predicates`.
     AskQuery { question: String, predicates: String },
+    /// Ask the worker for the SV-COMP witness of the shown Check run (then download it).
+    AskWitness,
     /// Open a lab view (`None`: leave the lab).
     SetLab(Option<crate::components::lab::LabView>),
     /// Open a lab as a student: its program and settings replace the session.
@@ -756,6 +764,10 @@ impl Reducible for AppState {
                 }
             }
             Action::ExplanationRequested(iteration) => s.run.explaining.push((iteration, None)),
+            Action::AskWitness => {
+                s.run.witness_asked += 1;
+                s.run.witness = None;
+            }
             Action::AskQuery { question, predicates } => {
                 let serial = s.run.query.as_ref().map_or(0, |q| q.serial + 1);
                 s.run.query = Some(QueryAsk { question, predicates, serial });
@@ -812,6 +824,11 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
         FromWorker::Ready => s.worker = WorkerStatus::Ready,
         FromWorker::Version(v) => s.engine_version = Some(v),
         FromWorker::QueryAnswer(answer) => s.run.query_answer = Some(answer),
+        FromWorker::Witness(built) => {
+            if s.run.witness_asked > 0 {
+                s.run.witness = Some(built);
+            }
+        }
         FromWorker::ExerciseAnswers(answers) => crate::exercise::holds_answered(s, answers),
         FromWorker::Progress(p) => {
             if s.is_running() {

@@ -1,164 +1,34 @@
 //! `predabs check --witness OUT.yml` and `predabs validate`: the glue between the engine's
 //! outcome (`playground_api::Outcome`) and the `witness` crate (SV-COMP witness format 2.0).
 //!
-//! - UNSAFE: the counterexample's inputs are replayed in the interpreter and written as a
-//!   violation sequence (branches taken, nondeterministic values, the error call as target).
-//! - SAFE: the invariants at loop heads, as C expressions over program variables at the loops'
-//!   keywords, are written as an invariant set.
+//! - `check --witness`: the witness built by `playground_api::witness::build` (shared with the
+//!   playground's download) is written to the file.
 //! - `validate`: a violation witness is followed in the interpreter; a correctness witness is
 //!   validated by asserting each invariant at its loop (every time the loop condition is about to
 //!   be evaluated) and re-verifying the instrumented program with the engine.
 
 use crate::task;
 use playground_api::{Mode, Options, Outcome, Request, Verdict};
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::ExitCode;
 use witness::correctness;
 use witness::source::SourceIndex;
-use witness::c_ir;
-use witness::{CorrectnessWitness, DataModel, Invariant, InvariantKind, Location, Producer, Validity, ViolationWitness, Witness};
+use witness::{CorrectnessWitness, DataModel, InvariantKind, Validity, ViolationWitness, Witness};
 
-fn data_model(text: &str) -> Result<DataModel, String> {
-    DataModel::parse(text).ok_or_else(|| format!("unknown data model `{text}` (ILP32 or LP64)"))
+/// The command line of this process, as the witness's producer records it.
+fn command_line() -> String {
+    std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>().join(" ")
 }
 
-fn producer() -> Producer {
-    Producer {
-        name: "predabs".into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-        configuration: None,
-        command_line: Some(
-            std::env::args()
-                .map(|a| if a.contains(' ') { format!("'{a}'") } else { a })
-                .collect::<Vec<_>>()
-                .join(" "),
-        ),
+/// Writes the witness for `outcome` (SAFE or UNSAFE) of `request`'s source to `out`, built by
+/// [`playground_api::witness::build`] (notes on stderr); returns a summary line.
+pub fn write(outcome: &Outcome, request: &Request, out: &Path) -> Result<String, String> {
+    let built = playground_api::witness::build(&playground_api::witness::Evidence::of(outcome), request, Some(command_line()))?;
+    for n in &built.notes {
+        eprintln!("witness: {n}");
     }
-}
-
-/// The correctness witness's invariants: each loop-head invariant of the outcome placed at its
-/// source loop (several IR heads at one loop are joined by `||`, which each of them implies).
-/// A function whose body starts with its loop (`void eval(void) { while (1) ... }`) has the
-/// loop head as its first statement, whose invariant the engine reports as the one *at entry*:
-/// it holds every time that statement is reached, on entry and after each iteration, so it is
-/// that loop's invariant. Each is given in the form [`correctness::compact`] makes.
-/// Second result: why an invariant was left out or weakened (printed as notes; a left-out or
-/// weakened invariant makes the witness weaker, never wrong).
-fn loop_invariants(outcome: &Outcome, program: &c_ir::Program, index: &SourceIndex, file_name: &str) -> (Vec<Invariant>, Vec<String>) {
-    let mut at_loop: BTreeMap<u32, (String, Vec<String>)> = BTreeMap::new();
-    let mut notes = Vec::new();
-    let starts_with_loop = |name: &str| program.proc_by_name(name).is_some_and(|p| program.proc(p).loop_heads().contains(&0));
-    let at_head = |i: &&playground_api::InvariantData| match i.location.as_str() {
-        "at loop head" => true,
-        "at entry" => starts_with_loop(&i.procedure),
-        _ => false,
-    };
-    for inv in outcome.invariants.iter().filter(at_head) {
-        let line = inv.c_line.unwrap_or(0);
-        let mut skip = |why: &str| notes.push(format!("the invariant of `{}` at line {line} is left out: {why}", inv.procedure));
-        let Some(proc) = program.proc_by_name(&inv.procedure) else {
-            skip("its function is not in the program");
-            continue;
-        };
-        let entry = inv.location == "at entry";
-        let heads: Vec<u32> = program.proc(proc).loop_heads().into_iter().filter(|&h| (h == 0) == entry).collect();
-        let on_line: Vec<u32> = heads
-            .into_iter()
-            .filter(|&h| Some(index.line_col(program.stmt(c_ir::StmtRef { proc, index: h }).span.start).0) == inv.c_line)
-            .collect();
-        let sites: Vec<u32> = on_line
-            .iter()
-            .filter_map(|&h| correctness::loop_of_head(program, index, c_ir::StmtRef { proc, index: h }).map(|s| s.keyword))
-            .collect();
-        let Some(&keyword) = sites.first().filter(|_| sites.iter().all(|&k| k == sites[0])) else {
-            skip("no single source loop starts on that line");
-            continue;
-        };
-        let Some(site) = index.loops.iter().find(|l| l.keyword == keyword) else {
-            skip("no source loop at its keyword");
-            continue;
-        };
-        let formula = match correctness::read_invariant(program, proc, &inv.formula) {
-            Ok(f) => f,
-            Err(why) => {
-                skip(&format!("its formula cannot be read back ({why})"));
-                continue;
-            }
-        };
-        let (formula, compaction) = correctness::compact(&formula);
-        if let correctness::Compaction::TwoLiteralClauses { predicates, clauses } = compaction {
-            notes.push(format!(
-                "the invariant of `{}` at line {line} is weakened to its {clauses} clauses of two literals: its disjunction mentions {predicates} predicates (more than {})",
-                inv.procedure,
-                correctness::MAX_DISJUNCTION_PREDICATES
-            ));
-        }
-        let text = correctness::c_expression(program, index, proc, correctness::scope_point(site), &formula);
-        let entry = at_loop.entry(keyword).or_insert_with(|| (program.proc(proc).name.clone(), Vec::new()));
-        // `None`: nothing expressible, i.e. `1`, which makes the disjunction trivial
-        entry.1.push(text.unwrap_or_else(|| "1".to_string()));
-    }
-    let invariants = at_loop
-        .into_iter()
-        .filter_map(|(keyword, (function, texts))| {
-            let (line, column) = index.line_col(keyword);
-            if texts.iter().any(|t| t == "1") {
-                notes.push(format!("the invariant of `{function}` at line {line} is left out: nothing of it can be said over the variables in scope there"));
-                return None;
-            }
-            let value = if texts.len() == 1 {
-                texts[0].clone()
-            } else {
-                texts.iter().map(|t| format!("({t})")).collect::<Vec<_>>().join(" || ")
-            };
-            Some(Invariant {
-                kind: InvariantKind::Loop,
-                location: Location {
-                    file_name: file_name.to_string(),
-                    line,
-                    column: Some(column),
-                    function: Some(function),
-                },
-                value,
-            })
-        })
-        .collect();
-    (invariants, notes)
-}
-
-/// Writes the witness for `outcome` (SAFE or UNSAFE) of `source` to `out`; returns a summary line.
-pub fn write(outcome: &Outcome, file_name: &str, source: &str, data_model_text: &str, out: &Path) -> Result<String, String> {
-    let model = data_model(data_model_text)?;
-    let program = witness::lower(source, file_name, model)?;
-    let index = SourceIndex::new(source);
-    let metadata = witness::metadata(producer(), file_name, source.as_bytes(), model, witness::meta::now());
-    let (witness, summary) = match outcome.verdict {
-        Verdict::Unsafe => {
-            let inputs: Vec<i128> = outcome
-                .inputs
-                .iter()
-                .map(|v| v.trim().parse::<i128>().map_err(|_| format!("input `{v}` is not an integer")))
-                .collect::<Result<_, _>>()?;
-            let (waypoints, notes) = witness::violation::violation_waypoints(&program, &index, file_name, &inputs)?;
-            for n in &notes {
-                eprintln!("witness: {n}");
-            }
-            let summary = format!("violation witness with {} waypoints", waypoints.len());
-            (Witness::Violation(ViolationWitness::from_waypoints(metadata, waypoints)), summary)
-        }
-        Verdict::Safe => {
-            let (invariants, notes) = loop_invariants(outcome, &program, &index, file_name);
-            for n in &notes {
-                eprintln!("witness: {n}");
-            }
-            let summary = format!("correctness witness with {} loop invariants", invariants.len());
-            (Witness::Correctness(CorrectnessWitness { metadata, invariants }), summary)
-        }
-        Verdict::Unknown => return Err("no witness for an UNKNOWN verdict".into()),
-    };
-    std::fs::write(out, witness::yaml::to_yaml(&witness)).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
-    Ok(summary)
+    std::fs::write(out, built.yaml).map_err(|e| format!("{}: cannot write: {e}", out.display()))?;
+    Ok(built.summary)
 }
 
 /// What `validate` found.
@@ -368,7 +238,7 @@ pub fn after_check(outcome: &mut Outcome, out: Option<&Path>, request: &Request)
         eprintln!("witness: none for an UNKNOWN verdict");
         return None;
     }
-    Some(write(outcome, &request.file_name, &request.source, &request.options.data_model, out))
+    Some(write(outcome, request, out))
 }
 
 /// Reports what `--witness` did on stderr; a witness that could not be written makes the exit

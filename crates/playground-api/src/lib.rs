@@ -15,6 +15,7 @@ mod run;
 pub mod shape;
 pub mod share;
 pub mod types;
+pub mod witness;
 
 pub use boolprog::Dialect;
 pub use run::{diagnostics_data, export_dialect, export_promela, lower_to_text, run, CheckSteps, Stepper};

@@ -65,10 +65,11 @@ pub fn is_date_time(text: &str) -> bool {
         && digits(17..19)
 }
 
-/// The current time as ISO 8601 UTC.
+/// The current time as ISO 8601 UTC. `web_time`'s clock: `std::time::SystemTime::now` panics
+/// in wasm32-unknown-unknown (the playground's worker builds witnesses too).
 pub fn now() -> String {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
+    let secs = web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
     iso8601(secs)

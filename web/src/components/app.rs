@@ -331,6 +331,26 @@ pub fn app() -> Html {
         });
     }
 
+    // The witness download is built by the worker (the witness crate is not in this bundle)
+    // from the shown run's program and outcome; its answer is downloaded below.
+    {
+        let (state, bridge) = (state.clone(), bridge.clone());
+        use_effect_with(state.run.witness_asked, move |&asked| {
+            let run = state.run_request().filter(|r| r.kind == RunKind::Check);
+            if let (true, Some(request), Some(outcome), Some(b)) = (asked > 0, run, state.run.outcome.as_ref(), bridge.borrow().as_ref()) {
+                b.send(&ToWorker::Witness { request: request.clone(), evidence: playground_api::witness::Evidence::of(outcome) });
+            }
+        });
+    }
+    {
+        let witness = state.run.witness.clone();
+        use_effect_with(witness, move |built| {
+            if let Some(Ok(w)) = built {
+                download("witness.yml", &w.yaml);
+            }
+        });
+    }
+
     // Start the worker once; re-run a shared session straight away.
     let run = {
         let (state, bridge) = (state.clone(), bridge.clone());

@@ -195,11 +195,40 @@ pub fn top_bar() -> Html {
                 <button id="download" class="btn" onclick={click(cmds.download.clone())}
                     title={if state.session.mode == RunKind::ModelCheck { "Download program.bp" } else { "Download program.c" }}
                     aria-label={if state.session.mode == RunKind::ModelCheck { "Download program.bp" } else { "Download program.c" }}>{ "⤓" }</button>
+                { witness_button(&state) }
                 <button id="shortcuts-button" class="btn" onclick={toggle(Popup::Shortcuts)} title="Keyboard shortcuts (?)"
                     aria-label="Keyboard shortcuts">{ "?" }</button>
                 <button id="settings-button" class="btn" onclick={toggle(Popup::Settings)} aria-haspopup="dialog"
                     aria-expanded={(state.popup == Some(Popup::Settings)).to_string()}>{ "⚙ Settings" }</button>
             </nav>
         </header>
+    }
+}
+
+/// Check mode's "Witness (.yml)" beside the download: the SV-COMP witness (format 2.0) of the
+/// shown SAFE or UNSAFE run, built by the worker; disabled, with the reason, for UNKNOWN.
+fn witness_button(state: &UseReducerHandle<crate::state::AppState>) -> Html {
+    let Some(outcome) = state.run.outcome.as_ref().filter(|_| state.run.kind == Some(RunKind::Check) && !state.is_running()) else {
+        return html! {};
+    };
+    let unknown = outcome.verdict == playground_api::Verdict::Unknown;
+    let (title, problem) = match &state.run.witness {
+        _ if unknown => ("No witness for an UNKNOWN verdict: SV-COMP witnesses prove SAFE (invariants) or UNSAFE (a violation path)".to_string(), None),
+        Some(Err(e)) => (format!("No witness: {e}"), Some(e.clone())),
+        Some(Ok(w)) => (format!("Downloaded witness.yml: {}", w.summary), None),
+        None => ("Download the SV-COMP witness (format 2.0, YAML) of this run: an invariant set for SAFE, a violation sequence for UNSAFE".to_string(), None),
+    };
+    let onclick = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| state.dispatch(Action::AskWitness))
+    };
+    html! {
+        <>
+            <button id="download-witness" class="btn" {onclick} disabled={unknown} title={title.clone()} aria-label={title}>
+                <span aria-hidden="true">{ "⤓" }</span>{ " Witness (.yml)" }</button>
+            if let Some(e) = problem {
+                <span class="visually-hidden" role="status" id="witness-problem">{ format!("No witness: {e}") }</span>
+            }
+        </>
     }
 }
