@@ -37,12 +37,6 @@ pub struct Session<'p> {
     iterations: Vec<IterationRecord>,
     end: Option<LoopEnd>,
     solver_calls: u64,
-    /// Whether the model checker keeps dead predicates in its states. Quantifying them out
-    /// is cheaper but not exact with `enforce` (C2BP §5.1): a dead predicate still ties the
-    /// live ones through it (`{k.limit - k.value < 5}`, dead until the call, keeps
-    /// `{k.value + d > k.limit}` false after `d` is havocked within 1..5). Once a spurious
-    /// counterexample of the cheaper states yields no new predicate, the loop keeps them.
-    exact_states: bool,
 }
 
 /// What a phase of one iteration leads to.
@@ -110,7 +104,6 @@ impl<'p> Session<'p> {
             iterations: Vec::new(),
             end: None,
             solver_calls: 0,
-            exact_states: false,
             config,
         }
     }
@@ -297,8 +290,9 @@ impl<'p> Session<'p> {
             error_labels: Vec::new(),
             entry,
             // The C invariants only need the live predicates; the call temporaries blow up
-            // states. Dead predicates are kept once the cheaper states gave no progress.
-            eliminate_dead_variables: !self.exact_states,
+            // states. A predicate `enforce` ties to an assigned one is live (C2BP §5.1), so
+            // the live states, and the counterexamples, are those of the exact states.
+            eliminate_dead_variables: true,
             shortest_trace: model_check::ShortestTrace::default(),
         };
         let (t, work) = (Instant::now(), self.meter.spent());
@@ -423,15 +417,6 @@ impl<'p> Session<'p> {
             }
             added.extend(candidates);
             self.record().new_predicates = added;
-            return Next::Continue;
-        }
-        // the counterexample may be one of the states without dead predicates only: model
-        // check the same predicates with exact states
-        if !self.exact_states {
-            self.exact_states = true;
-            if let Some(f) = self.record().feasibility.as_mut() {
-                f.notes.push("no new predicates: the model checker keeps dead predicates from now on (quantified out, they no longer constrain the live ones through enforce)".into());
-            }
             return Next::Continue;
         }
         // known predicates may have been left out of a bounded cone: widen it and abstract

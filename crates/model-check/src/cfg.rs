@@ -165,12 +165,19 @@ impl Builder<'_> {
 
 /// The locals of `proc` that are dead before each node of `cfg` (by node): every path from the
 /// node assigns them before reading them, or leaves the procedure without reading them. Reads
-/// are the right-hand sides, conditions, asserts, call arguments and returned values; `enforce`
-/// is not a read (it is re-imposed on every new state, so a dead predicate's value is implied
-/// where it matters). Globals are never dead (their uses are interprocedural).
+/// are the right-hand sides, conditions, asserts, call arguments and returned values, and
+/// `enforce` (C2BP §5.1): it is re-imposed on the state after every assignment, so an
+/// assignment to `q` reads every local that shares a conjunct of `enforce` with `q` (and is not
+/// assigned with it). `{k.limit - k.value < 5}`, never read by a statement, still keeps
+/// `{k.value + d > k.limit}` false when `d := *` is followed by `assume(d <= 5)`; quantified
+/// out, it would leave a valuation no C state has, and the abstract counterexample through it
+/// one that refinement cannot explain. With these reads, quantifying the dead locals out of a
+/// set of states commutes with every step, so the live part of each reachable set is exact.
+/// Globals are never dead (their uses are interprocedural).
 pub fn dead_locals(proc: &Procedure, cfg: &ProcCfg) -> Vec<Vec<String>> {
     let names: Vec<&String> = proc.local_names().collect();
     let index = |name: &str| names.iter().position(|n| n.as_str() == name);
+    let partners = enforce_partners(proc, cfg, &names);
     let reads = |e: &Expr, set: &mut Vec<bool>| {
         for v in e.variables() {
             if let Some(i) = index(v) {
@@ -195,12 +202,17 @@ pub fn dead_locals(proc: &Procedure, cfg: &ProcCfg) -> Vec<Vec<String>> {
                     Action::Filter(e, _) => reads(e, &mut after),
                     // the assigned locals die, then the right-hand sides (arguments) are read
                     Action::Assign(lhs, read) | Action::Call { lhs, args: read, .. } => {
-                        for x in lhs {
-                            if let Some(i) = index(x) {
-                                after[i] = false;
-                            }
+                        let assigned: Vec<usize> = lhs.iter().filter_map(|x| index(x)).collect();
+                        for &i in &assigned {
+                            after[i] = false;
                         }
                         read.iter().for_each(|e| reads(e, &mut after));
+                        // `enforce` ties the new values to the partners' current ones
+                        for &i in &assigned {
+                            for &j in &partners.of[i] {
+                                after[j] |= !assigned.contains(&j);
+                            }
+                        }
                     }
                     Action::Return(values) => values.iter().for_each(|e| reads(e, &mut after)),
                 }
@@ -214,5 +226,57 @@ pub fn dead_locals(proc: &Procedure, cfg: &ProcCfg) -> Vec<Vec<String>> {
             }
         }
     }
-    live.iter().map(|l| names.iter().zip(l).filter(|(_, live)| !**live).map(|(n, _)| (*n).clone()).collect()).collect()
+    live.iter()
+        .map(|l| names.iter().zip(l).enumerate().filter(|(i, (_, live))| !**live && !partners.always[*i]).map(|(_, (n, _))| (*n).clone()).collect())
+        .collect()
+}
+
+/// The locals `enforce` reads, by position in the procedure's local names.
+struct EnforcePartners {
+    /// The other locals that occur with each local in a conjunct of `enforce`.
+    of: Vec<Vec<usize>>,
+    /// Locals never dead: those in a conjunct with a global (a call may change the global, and
+    /// `enforce` holds again after the next step), and the partners of a call's assigned locals
+    /// (assigned at the return point without `enforce`, which the next step imposes).
+    always: Vec<bool>,
+}
+
+fn enforce_partners(proc: &Procedure, cfg: &ProcCfg, names: &[&String]) -> EnforcePartners {
+    let mut partners = EnforcePartners { of: vec![Vec::new(); names.len()], always: vec![false; names.len()] };
+    let Some(enforce) = &proc.enforce else { return partners };
+    let mut conjuncts = Vec::new();
+    let mut stack = vec![enforce];
+    while let Some(e) = stack.pop() {
+        match e {
+            Expr::And(a, b) => {
+                stack.push(a);
+                stack.push(b);
+            }
+            other => conjuncts.push(other),
+        }
+    }
+    for conjunct in conjuncts {
+        let variables = conjunct.variables();
+        let locals: Vec<usize> = variables.iter().filter_map(|v| names.iter().position(|n| n.as_str() == *v)).collect();
+        if locals.len() < variables.len() {
+            locals.iter().for_each(|&i| partners.always[i] = true);
+        }
+        for &i in &locals {
+            for &j in &locals {
+                if i != j && !partners.of[i].contains(&j) {
+                    partners.of[i].push(j);
+                }
+            }
+        }
+    }
+    for edge in cfg.nodes.iter().flat_map(|n| &n.edges) {
+        if let Action::Call { lhs, .. } = &edge.action {
+            for i in lhs.iter().filter_map(|x| names.iter().position(|n| n == &x)) {
+                for j in partners.of[i].clone() {
+                    partners.always[j] = true;
+                }
+            }
+        }
+    }
+    partners
 }

@@ -40,10 +40,12 @@ pub struct Config {
     pub error_labels: Vec<String>,
     /// The procedure where execution starts (default: `main`, else the first one).
     pub entry: Option<String>,
-    /// Quantify dead locals (assigned before being read again, or never read) out of the
-    /// reachable states: the verdict is the same and the states stay small (the temporaries of
-    /// calls correlate with everything), but invariants and trace valuations then say nothing
-    /// about dead variables. Off by default: invariants are the exact reachable states.
+    /// Quantify dead locals (assigned before being read again, or never read, `enforce`
+    /// counting as a read: [`cfg::dead_locals`]) out of the reachable states: the verdict and
+    /// the live part of every reachable set are the same and the states stay small (the
+    /// temporaries of calls correlate with everything), but invariants and trace valuations
+    /// then say nothing about dead variables. Off by default: invariants are the exact
+    /// reachable states.
     pub eliminate_dead_variables: bool,
     /// What a shortest (breadth-first) counterexample may cost.
     pub shortest_trace: ShortestTrace,

@@ -1005,12 +1005,15 @@ impl Engine {
             let mut best: Option<(u32, usize, usize, BddValuation)> = None;
             for &(m, k) in &self.cfgs[p].preds[n] {
                 let limit = best.as_ref().map(|b| b.0).unwrap_or(t).min(t);
-                // The values of variables dead at `n` are arbitrary in `s`: no constraint.
+                // The values of variables dead at `n` are arbitrary in `s`: no constraint but
+                // `enforce` on the state after the step, whose unchanged variables are the
+                // predecessor's (a dead one may be what `enforce` needs: `cfg::dead_locals`).
                 let dead = &self.dead[p][n];
+                let enforce = &self.info[p].enforce;
                 let pre = match &self.edges[p][m][k] {
-                    CompiledEdge::Identity => self.state_cube(p, &s, dead, true),
-                    CompiledEdge::Filter(f) => self.state_cube(p, &s, dead, true).and(f),
-                    CompiledEdge::Assign { lhs, possible, .. } => {
+                    CompiledEdge::Identity => self.state_cube(p, &s, dead, true).and(enforce),
+                    CompiledEdge::Filter(f) => self.state_cube(p, &s, dead, true).and(f).and(enforce),
+                    CompiledEdge::Assign { lhs, possible, .. } if enforce.is_true() => {
                         let mut skip: Vec<BddVariable> = lhs.iter().map(|x| self.var(*x, CUR)).collect();
                         skip.extend(dead);
                         let mut pre = self.state_cube(p, &s, &skip, true);
@@ -1021,6 +1024,17 @@ impl Engine {
                             }
                         }
                         pre
+                    }
+                    CompiledEdge::Assign { lhs, relation, .. } => {
+                        // ∃ new values (the live ones `s`'s): relation ∧ enforce(new, unchanged)
+                        let pairs: Vec<(BddVariable, BddVariable)> = lhs.iter().map(|x| (self.var(*x, CUR), self.var(*x, NEXT))).collect();
+                        let mut skip: Vec<BddVariable> = pairs.iter().map(|(c, _)| *c).collect();
+                        skip.extend(dead);
+                        let new_values: Vec<(BddVariable, bool)> =
+                            pairs.iter().filter(|(c, _)| !dead.contains(c)).map(|(c, n)| (*n, s.value(*c))).collect();
+                        let after = self.rename(enforce, &pairs).and(&self.enc.set.mk_conjunctive_clause(&BddPartialValuation::from_values(&new_values)));
+                        let next: Vec<BddVariable> = pairs.iter().map(|(_, n)| *n).collect();
+                        relation.image(&self.state_cube(p, &s, &skip, true).and(&after), &next)
                     }
                     CompiledEdge::Call { bind, callee, lhs, .. } => {
                         let q = *callee;

@@ -84,6 +84,8 @@ golden_tests!(
     globals_callees_unsafe,
     enforce_safe,
     enforce_unsafe,
+    enforce_dead_partner_safe,
+    enforce_dead_partner_unsafe,
     nested_loops_safe,
     nested_loops_unsafe,
     goto_into_loop_safe,

@@ -10,9 +10,12 @@
 //! (`d` in -5..0) can pass `r->hi` only by overflow, which the guard `r->lo > -1000` excludes;
 //! the invariant that says so (`r.lo >= -1004` at the loop head) is a bound no weakest
 //! precondition of a path names, so the loop ends without new predicates. `counter_bug.c`
-//! (UNSAFE only after three calls) is still UNKNOWN on the budget: the error guard's cube
-//! `{k.value + d > k.limit} ∧ d ≤ 5 ∧ ¬{k.limit - k.value < 5}` takes five predicates, and
-//! the exact enumeration of main's `enforce` is cut short (bit-precise sums) to pairs.
+//! (UNSAFE only after three calls) is still UNKNOWN: main's `enforce` over ten predicates on
+//! 32-bit sums is cut short to pairs, so the boolean program reaches `!{k.value > k.limit} &
+//! {k.value + d > k.limit} & {d >= 1} & {d <= 5} & !{k.limit - k.value < 5}` (a valuation no
+//! state has, five literals long), and refinement has nothing to add. (The model checker no
+//! longer quantifies out `{k.limit - k.value < 5}` where only `enforce` reads it:
+//! `model_check::cfg::dead_locals`; the loop's re-check with dead predicates kept is gone.)
 
 use super::{check_invariants_on_random_runs_of, Random};
 use c_ir::Program;
@@ -108,35 +111,19 @@ fn two_fields_moved_apart_are_safe_with_the_papers_integers() {
 
 #[test]
 fn a_field_checked_against_the_wrong_field_is_unsafe_with_a_replayed_input() {
-    let name = "withdraw_bug.c";
-    let outcome = textbook(name);
-    assert_eq!(outcome.verdict, Verdict::Unsafe, "{:?}", outcome.reason);
-    assert_eq!(outcome.decided_by, Some(Technique::Cegar));
-    let cex = outcome.counterexample.as_ref().expect("UNSAFE has a counterexample");
-    let replayed = concrete::replay_to_error(&lower(name), &cex.inputs);
-    assert!(replayed.is_ok(), "{replayed:?}");
+    let (outcome, inputs) = assert_unsafe_by_the_loop("withdraw_bug.c");
     // the amount overdraws the balance of 10 but is within the limit of 20
-    assert!(cex.inputs.iter().any(|&v| (11..=20).contains(&v)), "{:?}", cex.inputs);
-    golden(name, &outcome);
+    assert!(inputs.iter().any(|&v| (11..=20).contains(&v)), "{inputs:?}");
+    golden("withdraw_bug.c", &outcome);
 }
 
-/// `counter_bug.c`: iteration 4's counterexample passes a state where the dead predicate
-/// `{k.limit - k.value < 5}` was quantified out, so `enforce` no longer kept `{k.value + d >
-/// k.limit}` false: no new predicate. The loop then model checks the same predicates with dead
-/// predicates kept, and iteration 5's counterexample yields new ones (before, the cones were
-/// widened three times to the same spurious path and the loop stopped without progress).
-#[test]
-fn a_refinement_without_new_predicates_is_followed_by_exact_states() {
-    let name = "counter_bug.c";
-    let mut config = Config::default_for_cli();
-    config.techniques = Techniques::textbook();
-    config.loop_config.max_iterations = 5;
-    let outcome = check_source(&source(name), name, &config, &mut |_| {}, &|| false);
-    assert_eq!(outcome.iterations.len(), 5, "{:?}", outcome.reason);
-    let stalled = &outcome.iterations[3];
-    assert!(stalled.new_predicates.is_empty());
-    let notes = &stalled.feasibility.as_ref().expect("a checked path").notes;
-    assert!(notes.iter().any(|n| n.contains("keeps dead predicates")), "{notes:?}");
-    let texts: Vec<&str> = outcome.iterations[4].new_predicates.iter().map(|p| p.text.as_str()).collect();
-    assert!(texts.contains(&"c->value >= c->limit"), "{texts:?}");
+/// UNSAFE decided by the loop, with inputs that the interpreter replays to the error.
+fn assert_unsafe_by_the_loop(name: &str) -> (CheckOutcome, Vec<i128>) {
+    let outcome = textbook(name);
+    assert_eq!(outcome.verdict, Verdict::Unsafe, "{name}: {:?}", outcome.reason);
+    assert_eq!(outcome.decided_by, Some(Technique::Cegar));
+    let inputs = outcome.counterexample.as_ref().expect("UNSAFE has a counterexample").inputs.clone();
+    let replayed = concrete::replay_to_error(&lower(name), &inputs);
+    assert!(replayed.is_ok(), "{name}: {replayed:?}");
+    (outcome, inputs)
 }
