@@ -2,8 +2,11 @@
 // files, and runs them one by one in a module Web Worker in headless Chromium (the wasm of
 // crates/determinism, the playground's engine), writing their fingerprints as JSON.
 //
-//   node scripts/determinism.mjs requests --out REQUESTS.json [--timeout S] [--filter TEXT] DIR...
+//   node scripts/determinism.mjs requests --out REQUESTS.json [--timeout S] [--budget N] [--filter TEXT] DIR...
 //   node scripts/determinism.mjs browser --pkg DIR --requests REQUESTS.json --out BROWSER.json
+//
+// `--budget 0` (no work budget) with a short `--timeout` measures how far the browser's runs
+// overshoot the safety time limit: the browser half prints the longest run the limit ended.
 import http from 'node:http';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,12 +45,13 @@ function readTask(yml) {
 }
 
 function makeRequests(args) {
-  let out = null, timeout = 60, filter = null;
+  let out = null, timeout = 60, filter = null, budget = null;
   const dirs = [];
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--out') out = args[++i];
     else if (args[i] === '--timeout') timeout = Number(args[++i]);
     else if (args[i] === '--filter') filter = args[++i];
+    else if (args[i] === '--budget') budget = Number(args[++i]);
     else dirs.push(args[i]);
   }
   const requests = [];
@@ -61,7 +65,7 @@ function makeRequests(args) {
         source: fs.readFileSync(task.input, 'utf8'),
         file_name: path.basename(task.input),
         predicates: '',
-        options: { data_model: task.dataModel, timeout_ms: timeout * 1000, record_explanations: false },
+        options: { data_model: task.dataModel, timeout_ms: timeout * 1000, record_explanations: false, ...(budget === null ? {} : { budget }) },
       },
     });
   }
@@ -71,10 +75,14 @@ function makeRequests(args) {
 
 const INDEX_HTML = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>predabs determinism</title></head>
 <body><script type="module">
-  window.prints = []; window.finished = false; window.failure = null;
+  window.prints = []; window.clocked = []; window.finished = false; window.failure = null;
   const worker = new Worker('./worker.js', { type: 'module' });
   worker.onmessage = (e) => {
-    if (e.data.print) { window.prints.push(e.data.print); console.log('[det] ' + e.data.print.name + ' ' + e.data.print.verdict); }
+    if (e.data.print) {
+      window.prints.push(e.data.print);
+      if (e.data.print.stopped_by_clock) window.clocked.push({ name: e.data.print.name, ms: e.data.ms, limitMs: e.data.limitMs });
+      console.log('[det] ' + e.data.print.name + ' ' + e.data.print.verdict + ' (' + (e.data.ms / 1000).toFixed(2) + ' s)');
+    }
     if (e.data.done) window.finished = true;
     if (e.data.error) { window.failure = e.data.error; window.finished = true; }
   };
@@ -86,7 +94,11 @@ const WORKER_JS = `import init, * as det from './determinism.js';
 self.onmessage = async (e) => {
   try {
     await init();
-    for (const r of e.data) postMessage({ print: JSON.parse(det.fingerprint_json(JSON.stringify(r))) });
+    for (const r of e.data) {
+      const t0 = performance.now();
+      const print = JSON.parse(det.fingerprint_json(JSON.stringify(r)));
+      postMessage({ print, ms: performance.now() - t0, limitMs: r.request.options.timeout_ms });
+    }
     postMessage({ done: true });
   } catch (err) { postMessage({ error: String(err) }); }
 };`;
@@ -116,10 +128,14 @@ async function browser(args) {
     page.on('console', (m) => { if (m.text().startsWith('[det] ')) console.log(`  browser: ${m.text().slice(6)}`); });
     await page.goto(base);
     await page.waitForFunction(() => window.finished, null, { timeout: 0, polling: 1000 });
-    const { prints, failure } = await page.evaluate(() => ({ prints: window.prints, failure: window.failure }));
+    const { prints, failure, clocked } = await page.evaluate(() => ({ prints: window.prints, failure: window.failure, clocked: window.clocked }));
     if (failure) throw new Error(failure);
     fs.writeFileSync(opt.out, JSON.stringify(prints, null, 1));
     console.log(`${prints.length} browser fingerprints → ${opt.out}`);
+    if (clocked.length) {
+      const longest = clocked.reduce((a, b) => (b.ms / b.limitMs > a.ms / a.limitMs ? b : a));
+      console.log(`time limit: ${clocked.length} run(s) ended by the safety limit, the longest ${longest.name} after ${(longest.ms / 1000).toFixed(2)} s of ${longest.limitMs / 1000} s (${Math.round((longest.ms / longest.limitMs - 1) * 100)} % over)`);
+    }
   } finally {
     await context.close();
     fs.rmSync(profile, { recursive: true, force: true });
