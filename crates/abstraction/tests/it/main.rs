@@ -10,6 +10,7 @@ mod figures;
 mod table2;
 mod cache;
 mod robustness;
+mod child_process;
 mod memory;
 mod variants;
 mod conventions;

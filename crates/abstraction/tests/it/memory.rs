@@ -14,15 +14,11 @@
 //! 95 MiB, past the limit, after 134,314 cubes; without a limit the queue grew past 2 GB
 //! (issue 33's benchmark note).
 
+use super::child_process::{field, peak_resident_kib, run_child};
 use abstraction::{abstract_program, AbstractionConfig, Strategy};
 
 const LIMIT_MIB: u64 = 64;
 const CHILD: &str = "PREDABS_LATTICE_MEMORY_CHILD";
-
-fn peak_resident_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
-}
 
 /// The measured run (in the child): prints `peak-growth-kib=N`, `stop-reason=S`, `memory-stop=B`, `cubes-visited=N`.
 fn blow_up_the_lattice() {
@@ -55,15 +51,8 @@ fn the_memory_limit_stops_a_lattice_that_blows_up() {
     if std::env::var_os(CHILD).is_some() {
         return blow_up_the_lattice();
     }
-    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
-        .args(["memory::the_memory_limit_stops_a_lattice_that_blows_up", "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .output()
-        .expect("run the child");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    // the harness prints the test's name on the line of the child's first output
-    let field = |name: &str| stdout.lines().find_map(|l| l.find(name).map(|at| &l[at + name.len()..])).map(str::trim).unwrap_or_else(|| panic!("no {name} in {stdout}")).to_string();
+    let stdout = run_child("memory::the_memory_limit_stops_a_lattice_that_blows_up", CHILD);
+    let field = |name: &str| field(&stdout, name);
     let growth_kib: u64 = field("peak-growth-kib=").parse().expect("a number");
     let stopped = field("stop-reason=");
     eprintln!("lattice blow-up: peak resident memory grew by {} MiB (limit {LIMIT_MIB} MiB); {stopped}; {} cubes", growth_kib >> 10, field("cubes-visited="));

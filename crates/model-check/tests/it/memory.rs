@@ -11,17 +11,13 @@
 //! Measured in a child process (so that other tests do not move the peak); see the test's
 //! output for the figures of the last run.
 
+use super::child_process::{field, peak_resident_kib, run_child};
 use model_check::{check, Config, Verdict};
 
 const LIMIT_MIB: u64 = 32;
 const CHILD: &str = "PREDABS_BDD_MEMORY_CHILD";
 const PAIRS: usize = 14;
 const FLIPS: usize = 2_000;
-
-fn peak_resident_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok()).unwrap_or(0)
-}
 
 fn program(flips: usize) -> boolprog::Program {
     let a: Vec<String> = (0..PAIRS).map(|i| format!("a{i}")).collect();
@@ -63,15 +59,8 @@ fn the_memory_limit_stops_bdds_that_blow_up() {
         return blow_up_the_bdds();
     }
     let started = std::time::Instant::now();
-    let out = std::process::Command::new(std::env::current_exe().expect("test binary"))
-        .args(["memory::the_memory_limit_stops_bdds_that_blow_up", "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, "1")
-        .output()
-        .expect("run the child");
-    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
-    // the harness prints the test's name on the line of the child's first output
-    let field = |name: &str| stdout.lines().find_map(|l| l.find(name).map(|at| &l[at + name.len()..])).map(str::trim).unwrap_or_else(|| panic!("no {name} in {stdout}")).to_string();
+    let stdout = run_child("memory::the_memory_limit_stops_bdds_that_blow_up", CHILD);
+    let field = |name: &str| field(&stdout, name);
     let growth_kib: u64 = field("peak-growth-kib=").parse().expect("a number");
     let verdict = field("verdict=");
     eprintln!(
