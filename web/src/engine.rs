@@ -239,6 +239,7 @@ pub fn api_request(req: &RunRequest) -> api::Request {
             },
             max_iterations: req.options.max_iterations,
             timeout_ms: req.options.time_budget_ms,
+            budget: req.options.work_budget,
             // The explain views (lattices, WP, solver log) exist for Abstract mode; recording
             // slows the abstraction down, so other modes skip it.
             record_explanations: req.kind == RunKind::Abstract,

@@ -86,8 +86,13 @@ pub struct Options {
     pub max_cube_len: u32,
     pub refinement: Refinement,
     pub max_iterations: u32,
-    /// Wall-clock budget for one run, in milliseconds.
+    /// The safety time limit of one run, in milliseconds (this machine's clock: a run it ends
+    /// says that results may differ elsewhere).
     pub time_budget_ms: u64,
+    /// Check mode: the work budget in units (deterministic: a share link or lab reproduces the
+    /// run on any machine); 0 = unlimited. Links made before it existed get the default.
+    #[serde(default = "default_work_budget")]
+    pub work_budget: u64,
     /// Check mode: the techniques of the portfolio. The playground starts with the textbook
     /// CEGAR loop alone (`[cegar]`); "all" adds the analyses and concrete runs.
     #[serde(default = "textbook_techniques")]
@@ -160,6 +165,11 @@ pub fn textbook_techniques() -> Vec<api::Technique> {
     vec![api::Technique::Cegar]
 }
 
+/// The engine's default work budget (`playground_api::Options`, the CLI's too).
+fn default_work_budget() -> u64 {
+    api::Options::default().budget
+}
+
 impl Default for Options {
     fn default() -> Options {
         Options {
@@ -169,11 +179,16 @@ impl Default for Options {
             refinement: Refinement::Wp,
             max_iterations: 100,
             time_budget_ms: 60_000,
+            work_budget: default_work_budget(),
             techniques: textbook_techniques(),
             paper: PaperOptions::default(),
         }
     }
 }
+
+/// The largest work budget a link may ask for (0, unlimited, is allowed: the safety time limit
+/// still ends the run).
+pub const MAX_WORK_BUDGET: u64 = 10_000_000_000;
 
 /// The integer widths the settings offer (0 = C's own widths).
 pub const INT_WIDTHS: [u8; 5] = [0, 8, 16, 32, 64];
@@ -209,6 +224,10 @@ impl Options {
                 default.time_budget_ms / 1000
             ));
             o.time_budget_ms = default.time_budget_ms;
+        }
+        if o.work_budget > MAX_WORK_BUDGET {
+            notes.push(format!("work budget {} is above {MAX_WORK_BUDGET} units: using {}", o.work_budget, default.work_budget));
+            o.work_budget = default.work_budget;
         }
         if o.techniques.is_empty() {
             notes.push("no technique selected: using the CEGAR loop alone".to_string());
@@ -417,6 +436,16 @@ mod tests {
         assert_eq!(o, Options::default());
         assert_eq!(notes.len(), 3);
         assert_eq!(Options { int_width: 16, ..Options::default() }.validated().1, Vec::<String>::new());
+        let (o, notes) = Options { work_budget: MAX_WORK_BUDGET + 1, ..Options::default() }.validated();
+        assert_eq!((o.work_budget, notes.len()), (Options::default().work_budget, 1), "{notes:?}");
+        assert_eq!(Options { work_budget: 0, ..Options::default() }.validated().1, Vec::<String>::new());
+    }
+
+    #[test]
+    fn the_work_budget_defaults_to_the_engines_and_links_without_it_get_that() {
+        assert_eq!(Options::default().work_budget, api::Options::default().budget);
+        let o: Options = serde_json::from_str(r#"{"time_budget_ms": 10000}"#).unwrap();
+        assert_eq!(o.work_budget, api::Options::default().budget);
     }
 
     #[test]

@@ -66,7 +66,7 @@ mod tests {
             predicates: "main { x == 0 }".into(),
             boolean_program: String::new(),
             mode: RunKind::Abstract,
-            options: Options { int_width: 8, ..Options::default() },
+            options: Options { int_width: 8, work_budget: 1_234_567, ..Options::default() },
             selected_iteration: Some(2),
             example: None,
             hide: playground_api::hide::HideSettings { abstraction: "main x".into(), steps: None, ..Default::default() },

@@ -78,6 +78,7 @@ fn web_options(o: &api::Options) -> Options {
         },
         max_iterations: o.max_iterations,
         time_budget_ms: o.timeout_ms,
+        work_budget: o.budget,
         techniques: o.techniques.clone(),
         paper: PaperOptions {
             entry: o.entry.clone(),

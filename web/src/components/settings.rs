@@ -110,8 +110,14 @@ pub fn settings_panel() -> Html {
                     disabled={locked(Lockable::IterationBound)} aria-describedby={described(Lockable::IterationBound)} title={tip(Lockable::IterationBound)}
                     onchange={update(|o, v| o.max_iterations = v.parse().unwrap_or(20).clamp(1, 1000))} />
             </label>
-            <label>{ "Time budget (s)" }
+            <label>{ "Work budget (units, 0 = unlimited)" }
+                <input id="opt-work" type="number" min="0" max={crate::model::MAX_WORK_BUDGET.to_string()} step="1000000" value={options.work_budget.to_string()}
+                    title="Check mode: work counted in units, the same on every machine, so a share link or a lab gives the same iterations and verdict everywhere"
+                    onchange={update(|o, v| o.work_budget = v.parse::<u64>().map_or(o.work_budget, |w| w.min(crate::model::MAX_WORK_BUDGET)))} />
+            </label>
+            <label>{ "Safety time limit (s)" }
                 <input id="opt-time" type="number" min="1" max="3600" value={(options.time_budget_ms / 1000).to_string()}
+                    title="this machine's clock: a run it ends says so, and may end elsewhere at another point"
                     onchange={update(|o, v| o.time_budget_ms = v.parse::<u64>().unwrap_or(30).clamp(1, 3600) * 1000)} />
             </label>
             <h3 class="settings-section">{ "The papers' conventions" }</h3>
