@@ -69,13 +69,17 @@ impl Exhausted {
     }
 }
 
+/// How a stop by the safety clock begins ([`Exhausted::Clock`]'s text): readers of a run's
+/// reason (the benchmark table) look for it.
+pub const CLOCK_STOP: &str = "stopped by this machine's time limit";
+
 impl fmt::Display for Exhausted {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Exhausted::Work { limit } => write!(f, "the work budget of {limit} units is spent"),
             Exhausted::Clock { limit_ms } => write!(
                 f,
-                "stopped by this machine's time limit ({}); results may differ elsewhere",
+                "{CLOCK_STOP} ({}); results may differ elsewhere",
                 if limit_ms % 1000 == 0 { format!("{} s", limit_ms / 1000) } else { format!("{limit_ms} ms") }
             ),
             Exhausted::Memory { estimate_bytes, limit_bytes } => write!(

@@ -162,7 +162,7 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     row.work = json["statistics"]["work_units"].as_u64().unwrap_or(0);
     row.decided_by = json["decided_by"].as_str().unwrap_or("-").to_string();
     let reason = json["reason"].as_str().unwrap_or("");
-    row.stopped_by_clock = reason.contains(CLOCK_STOP);
+    row.stopped_by_clock = reason.contains(budget::CLOCK_STOP);
     row.note = reason.chars().take(60).collect();
     if row.verdict == "false" {
         // UNSAFE must come with inputs that reach the error: replay them here, on a program
@@ -178,9 +178,6 @@ fn run_one(task: &Task, settings: &BenchSettings) -> Row {
     }
     row
 }
-
-/// How a check's reason says that the safety time limit ended it (`budget::Exhausted::Clock`).
-const CLOCK_STOP: &str = "stopped by this machine's time limit";
 
 /// Replays an UNSAFE verdict's inputs on the task's program.
 fn replay_task(task: &Task, inputs: &[String]) -> Result<usize, String> {
