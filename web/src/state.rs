@@ -396,6 +396,14 @@ impl AppState {
         }
     }
 
+    /// The request for a question about the shown run's program (the invariants view's and
+    /// Predict's "holds at L"): Abstract mode over its source and options, no predicates of
+    /// its own (the question brings them).
+    pub fn question_request(&self) -> crate::model::RunRequest {
+        let options = self.run_request().map_or_else(|| self.session.options.clone(), |r| r.options.clone());
+        crate::model::RunRequest { kind: RunKind::Abstract, source: self.run_source().to_string(), predicates: String::new(), options }
+    }
+
     /// Whether the program or predicates in the editor differ from the ones the shown results
     /// were computed from.
     pub fn edited_since_run(&self) -> bool {

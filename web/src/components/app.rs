@@ -305,9 +305,8 @@ pub fn app() -> Html {
         use_effect_with(state.run.query.clone(), move |asked| {
             if let (Some(q), Some(b)) = (asked.as_ref(), bridge.borrow().as_ref()) {
                 // about the program of the shown run (its invariants), not the editor's
-                let options = state.run_request().map_or_else(|| state.session.options.clone(), |r| r.options.clone());
                 b.send(&ToWorker::Query {
-                    request: RunRequest { kind: RunKind::Abstract, source: state.run_source().to_string(), predicates: String::new(), options },
+                    request: state.question_request(),
                     predicates: q.predicates.clone(),
                     question: q.question.clone(),
                 });
@@ -321,9 +320,8 @@ pub fn app() -> Html {
         use_effect_with(state.exercises.holds_ask.clone(), move |asked| {
             if let (Some(a), Some(b)) = (asked.as_ref(), bridge.borrow().as_ref()) {
                 // about the program of the shown run (its invariants), as the view's own question
-                let options = state.run_request().map_or_else(|| state.session.options.clone(), |r| r.options.clone());
                 b.send(&ToWorker::ExerciseQueries {
-                    request: RunRequest { kind: RunKind::Abstract, source: state.run_source().to_string(), predicates: String::new(), options },
+                    request: state.question_request(),
                     predicates: a.predicates.clone(),
                     questions: a.choices.iter().map(|c| format!("{}: {}", a.label, c.answer)).collect(),
                 });
