@@ -46,6 +46,7 @@ impl Fingerprint {
         let mut config = config.clone();
         config.time_budget_ms = None;
         config.record_lattices = false;
+        config.record_names = None;
         config.solver.log_queries = false;
         let statements = program.procs.iter().map(|p| p.body.len()).sum();
         Fingerprint { config, program_shape: (program.vars.len(), program.procs.len(), program.structs.len(), statements) }

@@ -57,7 +57,7 @@ mod translate;
 mod width;
 
 // The entry points.
-pub use translate::{abstract_program, abstract_program_cached};
+pub use translate::{abstract_program, abstract_program_cached, dnf_expr};
 // Strengthenings reused across CEGAR iterations.
 pub use cache::{AbstractionCache, CacheStatistics};
 // What the explain views show: strengthening records (cube lattices, all-SAT runs) and the
@@ -133,6 +133,11 @@ pub struct AbstractionConfig {
     pub distribute_f: bool,
     /// How an assignment's updated predicates are abstracted together (C2BP §4.6).
     pub precision: Precision,
+    /// The names the recorded explanations ([`LatticeRecord::goal`], the solver queries,
+    /// [`WpRecord`], [`CallAbstraction`]'s texts) print program variables with, by `VarId`
+    /// (`None`: the program's own), e.g. the source's names of a lowered program. Only the
+    /// records read them: boolean variables keep their names and nothing else changes.
+    pub record_names: Option<Vec<String>>,
 }
 
 /// The abstraction of one assignment (C2BP §4.6: C2BP computes the *cartesian* abstraction,
@@ -165,6 +170,7 @@ impl AbstractionConfig {
             time_budget_ms: None,
             distribute_f: false,
             precision: Precision::Cartesian,
+            record_names: None,
         }
     }
 }
@@ -256,6 +262,9 @@ pub struct LatticeRecord {
     pub variables: Vec<String>,
     /// Indices into `variables` in the cone of influence of `ψ`.
     pub cone: Vec<u32>,
+    /// The cone's first layer (C2BP §5.2): the predicates of `cone` that share a symbol with
+    /// `ψ` itself, before the closure adds those related to `ψ` only through other predicates.
+    pub near_cone: Vec<u32>,
     /// Indices outside the cone (never part of a cube).
     pub outside_cone: Vec<u32>,
     /// `F(ψ)` and `F(¬ψ)` as printed boolean expressions.

@@ -45,9 +45,9 @@ pub struct WpRecord {
     pub points_to: bool,
 }
 
-/// The record of `WP(lhs = value, phi)` under `alias`; `simplified` is the goal the
-/// abstraction strengthens.
-pub(crate) fn wp_record(program: &Program, alias: &dyn MayAlias, points_to: bool, lhs: &Expr, value: &Expr, phi: &Expr, simplified: &Expr) -> WpRecord {
+/// The record of `WP(lhs = value, phi)` under `alias`, printed over `shown` (`program` with
+/// the names the records use); `simplified` is the goal the abstraction strengthens.
+pub(crate) fn wp_record(program: &Program, shown: &Program, alias: &dyn MayAlias, points_to: bool, lhs: &Expr, value: &Expr, phi: &Expr, simplified: &Expr) -> WpRecord {
     let unpruned = logic::wp_assign_unsimplified(program, &logic::AlwaysMayAlias, lhs, value, phi);
     let alias_cases = logic::locations(phi)
         .into_iter()
@@ -59,15 +59,15 @@ pub(crate) fn wp_record(program: &Program, alias: &dyn MayAlias, points_to: bool
             } else {
                 AliasCaseKind::Pruned
             };
-            AliasCase { location: c_ir::display_expr(program, &location), kind }
+            AliasCase { location: c_ir::display_expr(shown, &location), kind }
         })
         .collect();
     WpRecord {
-        lhs: c_ir::display_expr(program, lhs),
-        value: c_ir::display_expr(program, value),
-        unpruned: c_ir::display_expr(program, &unpruned),
+        lhs: c_ir::display_expr(shown, lhs),
+        value: c_ir::display_expr(shown, value),
+        unpruned: c_ir::display_expr(shown, &unpruned),
         alias_cases,
-        simplified: c_ir::display_expr(program, simplified),
+        simplified: c_ir::display_expr(shown, simplified),
         points_to,
     }
 }

@@ -11,6 +11,8 @@ use web_time::Instant;
 /// Cube checks `E(cube) ⇒ ±ψ` where cube variable `i` stands for `interpretations[i]`.
 pub(crate) struct SolverOracle<'a> {
     pub program: &'a Program,
+    /// The program the query texts are printed over ([`crate::AbstractionConfig::record_names`]).
+    pub shown: &'a Program,
     pub solver: &'a mut Solver,
     pub interpretations: &'a [Expr],
     pub goal: &'a Expr,
@@ -184,9 +186,9 @@ impl ImplicationOracle for SolverOracle<'_> {
         let lhs = if premises.is_empty() {
             "true".to_string()
         } else {
-            premises.iter().map(|p| format!("({})", c_ir::display_expr(self.program, p))).collect::<Vec<_>>().join(" && ")
+            premises.iter().map(|p| format!("({})", c_ir::display_expr(self.shown, p))).collect::<Vec<_>>().join(" && ")
         };
-        format!("{lhs} ==> ({})", c_ir::display_expr(self.program, &self.conclusion(goal_positive)))
+        format!("{lhs} ==> ({})", c_ir::display_expr(self.shown, &self.conclusion(goal_positive)))
     }
 }
 

@@ -101,6 +101,9 @@ struct Translator<'a> {
     narrow_sessions: HashMap<u32, Solver>,
     /// While recording: the WP of each updated predicate, by statement and boolean variable.
     wp_records: HashMap<(StmtRef, String), crate::WpRecord>,
+    /// While recording with [`AbstractionConfig::record_names`]: the slim program with those
+    /// names, which the records are printed over.
+    shown: Option<Program>,
 }
 
 /// The solver session for a cube query over `formulas`: the configured one, or one at the
@@ -135,6 +138,21 @@ impl<'a> Translator<'a> {
         // the earlier of the abstraction's budget and the solver's own deadline
         let budget = config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
         let limits = Limits { deadline: budget, meter: config.solver.meter.clone() };
+        let slim = Program {
+            vars: program.vars.clone(),
+            procs: Vec::new(),
+            structs: program.structs.clone(),
+            globals: program.globals.clone(),
+            strings: program.strings.clone(),
+            entry: None,
+        };
+        let shown = config.record_names.as_ref().filter(|_| config.record_lattices).map(|names| {
+            let mut shown = slim.clone();
+            for (var, name) in shown.vars.iter_mut().zip(names) {
+                var.name = name.clone();
+            }
+            shown
+        });
         Translator {
             limits,
             program,
@@ -155,19 +173,18 @@ impl<'a> Translator<'a> {
             cache,
             narrow_sessions: HashMap::default(),
             wp_records: HashMap::default(),
-            slim: Program {
-                vars: program.vars.clone(),
-                procs: Vec::new(),
-                structs: program.structs.clone(),
-                globals: program.globals.clone(),
-                strings: program.strings.clone(),
-                entry: None,
-            },
+            slim,
+            shown,
         }
     }
 
     fn text(&self, e: &Expr) -> String {
         c_ir::display_expr(self.program, e)
+    }
+
+    /// `e` as the records print it (over [`AbstractionConfig::record_names`]).
+    fn record_text(&self, e: &Expr) -> String {
+        c_ir::display_expr(self.shown.as_ref().unwrap_or(self.program), e)
     }
 
     fn var_kind(&self, v: VarId) -> Option<VarKind> {
@@ -668,6 +685,7 @@ impl<'a> Translator<'a> {
         let enumerated = {
             let mut oracle = SolverOracle {
                 program: self.program,
+                shown: self.shown.as_ref().unwrap_or(self.program),
                 solver: &mut self.solver,
                 interpretations: &vars.interpretations,
                 goal: goals[0],
@@ -727,6 +745,7 @@ impl<'a> Translator<'a> {
         let enumerated = {
             let mut oracle = SolverOracle {
                 program: self.program,
+                shown: self.shown.as_ref().unwrap_or(self.program),
                 solver: &mut self.solver,
                 interpretations: &vars.interpretations,
                 goal: goals[0],
@@ -779,7 +798,7 @@ impl<'a> Translator<'a> {
         formulas.push(goal);
         formulas.extend(assumption);
         let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-        let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
+        let mut oracle = SolverOracle { program: self.program, shown: self.shown.as_ref().unwrap_or(self.program), solver, interpretations: &vars.interpretations, goal, fresh_context: Some((&self.slim, &self.config.solver)), assumption, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
         match self.config.strategy {
             Strategy::Lattice => strengthen::lattice_strengthen(cone, &mut oracle, &settings),
             Strategy::Exact => {
@@ -812,13 +831,16 @@ impl<'a> Translator<'a> {
         self.statistics.cubes_visited += result.counters.cubes_visited;
         if self.config.record_lattices {
             let outside_cone = (0..vars.names.len() as u32).filter(|i| !cone.contains(i)).collect();
+            let cone_predicates: Vec<Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
+            let near_cone = logic::bounded_cone_of_influence(goal, &cone_predicates, Some(0)).into_iter().map(|k| cone[k]).collect();
             self.lattices.push(LatticeRecord {
                 at,
                 target: target.to_string(),
-                goal: self.text(goal),
+                goal: self.record_text(goal),
                 strategy: self.config.strategy,
                 variables: vars.names.clone(),
                 cone: cone.to_vec(),
+                near_cone,
                 outside_cone,
                 goal_result: boolprog::print_expr_bebop(&dnf_expr(&result.goal, &vars.names)),
                 negated_goal_result: boolprog::print_expr_bebop(&dnf_expr(&result.negated_goal, &vars.names)),
@@ -846,7 +868,7 @@ impl<'a> Translator<'a> {
     /// The inconsistent valuations of the predicates `cone`, enumerated exactly.
     fn exact_inconsistency(&mut self, cone: &[u32], vars: &CubeVariables, settings: &StrengthenSettings) -> Strengthening {
         let truth = Expr::bool(true);
-        let mut oracle = SolverOracle { program: self.program, solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
+        let mut oracle = SolverOracle { program: self.program, shown: self.shown.as_ref().unwrap_or(self.program), solver: &mut self.solver, interpretations: &vars.interpretations, goal: &truth, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
         strengthen::exact_inconsistency(cone, &mut oracle, settings)
     }
 
@@ -915,7 +937,7 @@ impl<'a> Translator<'a> {
                 None => {
                     let formulas: Vec<&Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize)).collect();
                     let solver = session(&mut self.solver, &mut self.narrow_sessions, &self.slim, &self.config.solver, &formulas);
-                    let mut oracle = SolverOracle { program: self.program, solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
+                    let mut oracle = SolverOracle { program: self.program, shown: self.shown.as_ref().unwrap_or(self.program), solver, interpretations: &vars.interpretations, goal: &falsity, fresh_context: Some((&self.slim, &self.config.solver)), assumption: None, limits: self.limits.clone(), conflict_budget: self.config.enumeration_conflicts, lattice: None };
                     strengthen::lattice_strengthen_seeded(&cone, &mut oracle, &settings, seed)
                 }
             };
@@ -1098,7 +1120,7 @@ impl<'a> Translator<'a> {
                 }
             };
             if self.config.record_lattices {
-                let record = crate::morris::wp_record(self.program, self.alias.as_ref(), self.config.points_to, lhs, &value_expr, &phi, &wp);
+                let record = crate::morris::wp_record(self.program, self.shown.as_ref().unwrap_or(self.program), self.alias.as_ref(), self.config.points_to, lhs, &value_expr, &phi, &wp);
                 self.wp_records.insert((at, vars.names[k].clone()), record);
             }
             items.push((vars.names[k].clone(), wp, assumption));
@@ -1256,7 +1278,7 @@ impl<'a> Translator<'a> {
                 });
                 let name = format!("prm{}", k + 1);
                 let value = self.choose_for(at, &name, &translated, &caller_vars);
-                record.parameters.push((name.clone(), self.text(&translated)));
+                record.parameters.push((name.clone(), self.record_text(&translated)));
                 prm_names.push(name);
                 prm_values.push(value);
             }
@@ -1292,7 +1314,7 @@ impl<'a> Translator<'a> {
                 });
                 let gamma = logic::simplify(&gamma);
                 let name = format!("ret{}", k + 1);
-                record.returns.push((name.clone(), self.text(&gamma)));
+                record.returns.push((name.clone(), self.record_text(&gamma)));
                 ret_names.push(name);
                 ret_interpretations.push(gamma);
             }
@@ -1510,7 +1532,7 @@ fn literal_expr(l: &Literal, names: &[String]) -> BExpr {
 }
 
 /// A disjunction of cubes as a boolean expression.
-pub(crate) fn dnf_expr(dnf: &Dnf, names: &[String]) -> BExpr {
+pub fn dnf_expr(dnf: &Dnf, names: &[String]) -> BExpr {
     BExpr::or_all(dnf.cubes.iter().map(|c| BExpr::and_all(c.iter().map(|l| literal_expr(l, names)))))
 }
 

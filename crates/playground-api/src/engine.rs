@@ -121,9 +121,11 @@ fn named_cube(variables: &[String], cube: &[abstraction::Literal]) -> Vec<(Strin
         .collect()
 }
 
-/// One lattice record as the two halves (`F(ψ)` and `F(¬ψ)`) of the lattice view.
-fn lattice_data(record: &abstraction::LatticeRecord) -> LatticeData {
-    let name = |i: &u32| record.variables.get(*i as usize).cloned().unwrap_or_default();
+/// One lattice record as the two halves (`F(ψ)` and `F(¬ψ)`) of the lattice view, its boolean
+/// variables named by `booleans` (`{p}` over the source's names).
+fn lattice_data(record: &abstraction::LatticeRecord, booleans: &crate::names::BooleanNames) -> LatticeData {
+    let variables: Vec<String> = record.variables.iter().map(|v| booleans.get(v)).collect();
+    let name = |i: &u32| variables.get(*i as usize).cloned().unwrap_or_default();
     let mut cubes = Vec::new();
     let mut log = Vec::new();
     for (order, visited) in record.lattice.iter().enumerate() {
@@ -134,7 +136,7 @@ fn lattice_data(record: &abstraction::LatticeRecord) -> LatticeData {
             log.push((q.text.clone(), q.answer, q.micros, q.cached));
         }
         cubes.push(CubeData {
-            literals: named_cube(&record.variables, &visited.cube),
+            literals: named_cube(&variables, &visited.cube),
             outcome: outcome_name(visited.outcome).to_string(),
             query,
             answer,
@@ -155,32 +157,44 @@ fn lattice_data(record: &abstraction::LatticeRecord) -> LatticeData {
                     row
                 })
                 .collect(),
-            prime_implicants: e.goal_primes.iter().map(|c| named_cube(&record.variables, c)).collect(),
+            prime_implicants: e.goal_primes.iter().map(|c| named_cube(&variables, c)).collect(),
         }
     });
+    // F(ψ) and F(¬ψ) printed again from their cubes over the shown names
+    let goal_result = boolprog::print_expr_bebop(&abstraction::dnf_expr(&record.goal_formula, &variables));
+    let negated_goal_result = boolprog::print_expr_bebop(&abstraction::dnf_expr(&record.negated_goal_formula, &variables));
     LatticeData {
         target: record.goal.clone(),
         cone: record.cone.iter().map(name).collect(),
         outside_cone: record.outside_cone.iter().map(name).collect(),
+        near_cone: record.near_cone.iter().map(name).collect(),
         cubes,
-        result: format!("F(ψ) = {}   F(¬ψ) = {}", record.goal_result, record.negated_goal_result),
-        goal_result: record.goal_result.clone(),
-        negated_goal_result: record.negated_goal_result.clone(),
+        result: format!("F(ψ) = {goal_result}   F(¬ψ) = {negated_goal_result}"),
+        goal_result,
+        negated_goal_result,
         exact,
     }
 }
 
-/// Explanations of every recorded strengthening, grouped by C statement.
+/// Explanations of every recorded strengthening, grouped by C statement, in the source's terms:
+/// the C statements and the records' C formulas over the source's names (the abstraction
+/// printed its records over [`crate::names::SourceNames::variable_names`], see
+/// [`record_names`]), boolean variables as `{p}` over them, and each boolean statement printed
+/// from the program renamed so (`print` prints the boolean program as the pane does, whose
+/// line numbers `printed` holds).
 pub(crate) fn explanation_data(
     lowered: &LoweredSource,
     abs: &abstraction::Abstraction,
     printed: &boolprog::Printed,
+    print: fn(&boolprog::Program) -> boolprog::Printed,
 ) -> ExplanationData {
     let mut statements: Vec<StatementExplanation> = Vec::new();
     let mut solver_log = Vec::new();
     // the C statements over the source's names (`return 42;`, not `f_return = 42;`)
     let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
     let shown = names.display_program();
+    let booleans = crate::names::SourceNames::boolean_names(&shown, &abs.variables);
+    let shown_text = print(&booleans.rename_program(&abs.program)).text;
     for record in &abs.lattices {
         let at = record.at;
         let exists = lowered.program.proc(at.proc).body.get(at.index as usize).is_some();
@@ -206,7 +220,8 @@ pub(crate) fn explanation_data(
                             notes.push(format!("{ret}: returned value, stands for {g} after the call (E_r)"));
                         }
                         if !c.updated.is_empty() {
-                            notes.push(format!("updated after the call (E_u): {}", c.updated.join(", ")));
+                            let updated: Vec<String> = c.updated.iter().map(|u| booleans.get(u)).collect();
+                            notes.push(format!("updated after the call (E_u): {}", updated.join(", ")));
                         }
                         notes
                     })
@@ -216,7 +231,7 @@ pub(crate) fn explanation_data(
                     c_line: c_line(&lowered.program, &lowered.index, at.proc.0, at.index),
                     c_statement,
                     bp_statement: bp_line
-                        .and_then(|l| printed.text.lines().nth(l as usize - 1))
+                        .and_then(|l| shown_text.lines().nth(l as usize - 1))
                         .map(|s| s.trim().to_string())
                         .unwrap_or_default(),
                     call_notes,
@@ -226,12 +241,13 @@ pub(crate) fn explanation_data(
             }
         };
         let entry = &mut statements[index];
-        let positive = lattice_data(record);
+        let positive = lattice_data(record, &booleans);
+        let target = booleans.get(&record.target);
         for visited in &record.lattice {
             for q in &visited.queries {
                 solver_log.push(QueryData {
                     statement: index as u32,
-                    predicate: record.target.clone(),
+                    predicate: target.clone(),
                     formula: q.text.clone(),
                     answer: verdict_name(q.answer).to_string(),
                     micros: q.micros as f64,
@@ -241,11 +257,11 @@ pub(crate) fn explanation_data(
         }
         let wp = record.wp.as_ref();
         entry.predicates.push(PredicateExplanation {
-            predicate: record.target.clone(),
+            predicate: target,
             wp_raw: wp.map(|w| w.unpruned.clone()).unwrap_or_else(|| record.goal.clone()),
             alias_cases: wp.map(alias_case_lines).unwrap_or_default(),
             wp_simplified: wp.map(|w| w.simplified.clone()).unwrap_or_else(|| record.goal.clone()),
-            assigned: format!("choose({}, {})", record.goal_result, record.negated_goal_result),
+            assigned: format!("choose({}, {})", positive.goal_result, positive.negated_goal_result),
             negative: LatticeData::default(),
             positive,
         });
@@ -298,7 +314,8 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
         return empty_outcome(Verdict::Unknown, "the predicates have errors", diagnostics);
     }
     on_event(Event::Progress { phase: "abstracting".into(), iteration: 1, solver_queries: 0 });
-    let config = abstraction_config(&request.options);
+    let mut config = abstraction_config(&request.options);
+    record_names(&mut config, &lowered);
     let (abs, abstraction_diagnostics) = abstraction::abstract_program(&lowered.program, &predicates, &config);
     diagnostics.extend(diagnostics_data(&abstraction_diagnostics, "input.c", &request.source, "source"));
     if cancel() {
@@ -317,18 +334,19 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
     statistics.predicates = predicates.len() as u64;
     statistics.bdd_peak_nodes = mc.statistics.peak_bdd_nodes as u64;
     statistics.model_check_ms = mc.statistics.time_ms;
-    let explanation = request.options.record_explanations.then(|| explanation_data(&lowered, &abs, &printed));
+    let explanation = request.options.record_explanations.then(|| explanation_data(&lowered, &abs, &printed, print));
+    let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
+    let booleans = crate::names::SourceNames::boolean_names(&names.display_program(), &abs.variables);
     let mut snapshot = IterationSnapshot {
         index: 1,
         predicates: c_front::display_predicates(&lowered.program, &predicates),
         boolean_program: text,
         statistics: statistics.clone(),
         explanation,
+        predicate_names: booleans.renamed(),
         ..IterationSnapshot::default()
     };
     if let Some(trace) = &mc.trace {
-        let names = crate::names::SourceNames::new(&lowered.program, &lowered.index);
-        let booleans = crate::names::SourceNames::boolean_names(&names.display_program(), &abs.variables);
         let shown = print(&booleans.rename_program(&abs.program)).text;
         snapshot.abstract_trace = abstract_steps(&abs.program, &printed, trace, &line_of, Some((&booleans, &shown)));
         snapshot.symbolic_constants = names.symbolic_constants(trace_predicate_vars(&abs.variables, Some(trace)));
@@ -424,7 +442,9 @@ fn scoped_predicates_text(program: &Program, predicates: &[cegar::ScopedPredicat
     cegar::format_predicates(program, predicates)
 }
 
-fn predicate_data(lowered: &LoweredSource, p: &cegar::ScopedPredicate) -> PredicateData {
+/// `p` with its scope and origin; `shown` is the program with the source's names
+/// ([`crate::names::SourceNames::display_program`]) it is printed over for students.
+fn predicate_data(lowered: &LoweredSource, shown: &c_ir::Program, p: &cegar::ScopedPredicate) -> PredicateData {
     let program = &lowered.program;
     let origin = match &p.origin {
         cegar::PredicateOrigin::ErrorGuard => PredicateOrigin::ErrorGuard,
@@ -437,7 +457,12 @@ fn predicate_data(lowered: &LoweredSource, p: &cegar::ScopedPredicate) -> Predic
         },
         cegar::PredicateOrigin::Candidate { iteration, analysis } => PredicateOrigin::Candidate { iteration: *iteration, analysis: analysis.to_string() },
     };
-    PredicateData { scope: p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into()), text: p.text.clone(), origin }
+    PredicateData {
+        scope: p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into()),
+        text: p.text.clone(),
+        origin,
+        shown: c_ir::display_expr(shown, &p.predicate),
+    }
 }
 
 /// The columns of a feasibility table as named columns: one per `wp` condition thread (`thread
@@ -559,7 +584,10 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         infeasible_step,
         feasibility_table: table,
         new_predicates: record.new_predicates.iter().map(|p| p.text.clone()).collect(),
-        added_predicates: record.new_predicates.iter().map(|p| predicate_data(lowered, p)).collect(),
+        added_predicates: {
+            let shown = names.display_program();
+            record.new_predicates.iter().map(|p| predicate_data(lowered, &shown, p)).collect()
+        },
         statistics: Statistics {
             solver_queries: record.statistics.abstraction_prover_calls + record.statistics.refine_solver_calls,
             bdd_peak_nodes: record.statistics.peak_bdd_nodes as u64,
@@ -582,6 +610,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             .into_iter()
             .chain(path_names.iter().flat_map(|p| p.legend().iter().cloned()))
             .collect(),
+        predicate_names: crate::names::SourceNames::boolean_names(&names.display_program(), &record.boolean_variables).renamed(),
     }
 }
 
@@ -722,7 +751,10 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
         elapsed_ms: result.statistics.time_ms as f64,
         decided_by: result.decided_by.map(technique_from_engine),
         next_step: result.next_step.clone().unwrap_or_default(),
-        predicates: result.predicates.iter().map(|p| predicate_data(&lowered, p)).collect(),
+        predicates: {
+            let shown = crate::names::SourceNames::new(&lowered.program, &lowered.index).display_program();
+            result.predicates.iter().map(|p| predicate_data(&lowered, &shown, p)).collect()
+        },
         cancelled: result.cancelled,
     }
 }
@@ -802,10 +834,18 @@ pub fn explain_iteration(request: &Request, predicates: &str) -> Result<Explanat
     config.record_lattices = true;
     config.solver = solver_config(&request.options);
     config.solver.log_queries = true;
+    record_names(&mut config, &lowered);
     let (abs, diagnostics) = abstraction::abstract_program(&lowered.program, &set, &config);
     if let Some(error) = diagnostics.iter().find(|d| d.is_error()) {
         return Err(format!("abstraction failed: {}", error.message));
     }
     let printed = boolprog::print_bebop(&abs.program);
-    Ok(explanation_data(&lowered, &abs, &printed))
+    Ok(explanation_data(&lowered, &abs, &printed, boolprog::print_bebop))
+}
+
+/// While recording explanations: the abstraction prints its records over the source's names.
+fn record_names(config: &mut abstraction::AbstractionConfig, lowered: &LoweredSource) {
+    if config.record_lattices {
+        config.record_names = Some(crate::names::SourceNames::new(&lowered.program, &lowered.index).variable_names());
+    }
 }

@@ -32,6 +32,10 @@ pub struct LatticeData {
     pub cone: Vec<String>,
     /// Predicates outside the cone.
     pub outside_cone: Vec<String>,
+    /// The cone's first layer: the predicates that share a variable with the target itself
+    /// (C2BP §5.2), before the closure adds those related to it through other predicates.
+    #[serde(default)]
+    pub near_cone: Vec<String>,
     pub cubes: Vec<CubeData>,
     /// The resulting `F(target)` and `F(¬target)` in one line (`F(ψ) = …   F(¬ψ) = …`).
     pub result: String,

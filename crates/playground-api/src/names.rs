@@ -183,10 +183,16 @@ impl SourceNames<'_> {
     /// renaming is done on the typed program, never on printed text.
     pub(crate) fn display_program(&self) -> Program {
         let mut shown = self.program.clone();
-        for (k, var) in shown.vars.iter_mut().enumerate() {
-            var.name = self.display(VarId(k as u32));
+        for (var, name) in shown.vars.iter_mut().zip(self.variable_names()) {
+            var.name = name;
         }
         shown
+    }
+
+    /// Every variable's display name, by `VarId` (the names [`SourceNames::display_program`]
+    /// gives; the abstraction's explanation records are printed over them).
+    pub(crate) fn variable_names(&self) -> Vec<String> {
+        (0..self.program.vars.len()).map(|k| self.display(VarId(k as u32))).collect()
     }
 
     /// The line and C call of the statement at `at` that reads an input.
@@ -198,7 +204,8 @@ impl SourceNames<'_> {
     /// A statement of the lowered program as the student reads it, printed from the typed
     /// statement over `shown` ([`SourceNames::display_program`]): a return variable's assignment
     /// as `return e;`, an input read as `x = nondet (input 1, line 12);` (`input` is the
-    /// 1-based number of the input, as the inputs list counts them).
+    /// 1-based number of the input, as the inputs list counts them), or `x = nondet (line 12);`
+    /// where no run numbers it (the explanations' statement list).
     pub(crate) fn concrete_statement(&self, shown: &Program, at: StmtRef, input: Option<usize>) -> String {
         let stmt = self.program.stmt(at);
         let e = |x: &Expr| c_ir::display_expr(shown, x);
@@ -207,6 +214,7 @@ impl SourceNames<'_> {
             (StmtKind::Havoc { lhs }, Some(k)) | (StmtKind::Call { lhs: Some(lhs), .. }, Some(k)) => {
                 format!("{} = {};", e(lhs), nondet(k, line))
             }
+            (StmtKind::Havoc { lhs }, None) => format!("{} = nondet (line {line});", e(lhs)),
             (StmtKind::Assign { lhs, rhs }, _) if self.is_return_var(lhs) => format!("return {};", e(rhs)),
             _ => c_ir::display_stmt(shown, shown.proc(at.proc), stmt),
         }
@@ -368,6 +376,11 @@ impl BooleanNames {
     /// parameters `prm1`, results `ret1`).
     pub(crate) fn get(&self, name: &str) -> String {
         self.0.get(name).cloned().unwrap_or_else(|| name.to_string())
+    }
+
+    /// The boolean variables shown otherwise than they are named, with their display names.
+    pub(crate) fn renamed(&self) -> Vec<(String, String)> {
+        self.0.iter().filter(|(name, shown)| name != shown).map(|(n, s)| (n.clone(), s.clone())).collect()
     }
 
     /// `program` with every boolean variable renamed to its display name (declarations,
@@ -615,5 +628,120 @@ mod tests {
         assert!(first.abstract_trace.iter().any(|s| s.statement.contains("{main::n == 0}")), "{:?}", first.abstract_trace);
         // the concrete run: the input read as nondet with its number and line
         assert!(o.trace.iter().any(|s| s.statement == "i = nondet (input 1, line 7);"), "{:?}", o.trace);
+    }
+
+    /// The explain views (lattice, WP, solver log) and their statement list in the source's
+    /// terms, in Check mode's explanations on demand and in Abstract mode's.
+    #[test]
+    fn explanations_name_predicates_statements_and_queries_in_the_source_terms() {
+        let source = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint n;\nint f(int a) { int n = a; return n + 1; }\nint main(void) {\n  int n = 0;\n  int i = __VERIFIER_nondet_int();\n  int r = f(i);\n  if (r == 5 && n == 0) reach_error();\n  return 0;\n}\n";
+        let o = check(source);
+        let it = o.iterations.last().expect("iterations");
+        let lattice = Request {
+            mode: Mode::Check,
+            source: source.into(),
+            options: Options { techniques: vec![Technique::Cegar], strategy: Strategy::Lattice, ..Options::default() },
+            ..Request::default()
+        };
+        let checked = crate::explain_iteration(&lattice, &it.predicates).expect("explains");
+        let abstracted = crate::run(
+            &Request { mode: Mode::Abstract, predicates: it.predicates.clone(), ..lattice.clone() },
+            &mut |_| {},
+            &|| false,
+        );
+        let abstracted_names = abstracted.iterations[0].predicate_names.clone();
+        let abstracted = abstracted.iterations[0].explanation.clone().expect("Abstract mode records explanations");
+        let lowered = ["n_main", "n_f", "_return", "tmp", " = *", "input#"];
+        for data in [&checked, &abstracted] {
+            let mut texts: Vec<String> = Vec::new();
+            for s in &data.statements {
+                texts.extend([s.c_statement.clone(), s.bp_statement.clone()]);
+                texts.extend(s.call_notes.iter().cloned());
+                for p in &s.predicates {
+                    texts.extend([p.predicate.clone(), p.wp_raw.clone(), p.wp_simplified.clone(), p.assigned.clone()]);
+                    texts.extend(p.alias_cases.iter().cloned());
+                    let l = &p.positive;
+                    texts.extend([l.target.clone(), l.result.clone()]);
+                    texts.extend(l.cone.iter().chain(&l.outside_cone).cloned());
+                    texts.extend(l.cubes.iter().flat_map(|c| c.literals.iter().map(|(n, _)| n.clone()).chain([c.query.clone()])));
+                }
+            }
+            texts.extend(data.solver_log.iter().flat_map(|q| [q.predicate.clone(), q.formula.clone()]));
+            for text in &texts {
+                for bad in lowered {
+                    assert!(!text.contains(bad), "{bad} in {text:?}");
+                }
+            }
+            // main's n and f's n share a name: both qualified, in the lattice, the WP view and
+            // the solver log
+            assert!(texts.iter().any(|t| t.contains("{main::n == 0}")), "{texts:?}");
+            assert!(!data.solver_log.is_empty());
+            assert!(data.solver_log.iter().any(|q| q.formula.contains("main::n") || q.formula.contains("f::n")), "{:?}", data.solver_log);
+            // the input read is nondet with its line, as the trace shows it (not `i = *;`)
+            let statements: Vec<&str> = data.statements.iter().map(|s| s.c_statement.as_str()).collect();
+            assert!(!statements.iter().any(|s| s.contains("= *")), "{statements:?}");
+        }
+        // an input read whose value a predicate tracks is explained as nondet with its line,
+        // as the trace shows it (was `x = *;`)
+        let input = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  if (x == 5) reach_error();\n  return 0;\n}\n";
+        let read = check(input);
+        let last = read.iterations.last().expect("iterations");
+        let request = Request { source: input.into(), ..lattice.clone() };
+        let data = crate::explain_iteration(&request, &last.predicates).expect("explains");
+        let statements: Vec<&str> = data.statements.iter().map(|s| s.c_statement.as_str()).collect();
+        assert!(statements.contains(&"x = nondet (line 4);"), "{statements:?} with {}", last.predicates);
+        // the boolean statement of the WP view is the pane's line with the predicates renamed
+        let with_n = checked.statements.iter().find(|s| s.c_statement == "main::n = 0;").expect("main::n = 0 explained");
+        assert!(with_n.bp_statement.contains("{main::n == 0}"), "{with_n:?}");
+        let bp_line = it.boolean_program.text.lines().nth(with_n.bp_line.expect("its line") as usize - 1).expect("the line");
+        assert!(bp_line.contains(":=") && !bp_line.contains("main::"), "the pane keeps the boolean program's own names: {bp_line}");
+        // the pane shows each renamed predicate's source form beside its own name
+        let (own, shown) = it.predicate_names.iter().find(|(_, s)| s == "{main::n == 0}").expect("main's n == 0 renamed");
+        assert!(bp_line.contains(own.as_str()), "{own} in {bp_line}");
+        assert_ne!(own, shown);
+        assert!(it.predicate_names.iter().all(|(o, s)| o != s && it.boolean_program.text.contains(o.as_str())), "{:?}", it.predicate_names);
+        assert!(abstracted_names.iter().any(|(_, s)| s == "{main::n == 0}"), "Abstract mode too: {abstracted_names:?}");
+    }
+
+    /// NEWTON's table (BOOP §7.3: Ω a variable's value, Π ⟨variable, value⟩, Φ the path's
+    /// condition, one column each) and the refinement sentence read from it, in the source's
+    /// terms: the shared name qualified, the input as input1, no lowered names.
+    #[test]
+    fn newton_columns_and_the_refinement_sentence_are_in_the_source_terms() {
+        let source = "extern void reach_error(void);\nint f(int i) { return i; }\nint main(void) {\n  int i = f(0);\n  while (i < 2) i = i + 1;\n  if (i != 2) reach_error();\n  return 0;\n}\n";
+        let request = Request {
+            mode: Mode::Check,
+            source: source.into(),
+            options: Options { techniques: vec![Technique::Cegar], refine: RefineMethod::Sp, ..Options::default() },
+            ..Request::default()
+        };
+        let o = crate::run(&request, &mut |_| {}, &|| false);
+        let it = o.iterations.iter().find(|it| it.feasibility_kind == FeasibilityKind::Infeasible).unwrap_or_else(|| panic!("a spurious path: {:?}", o.iterations));
+        assert_eq!(it.feasibility_method, "sp", "{:?}", o.iterations.iter().map(|it| (&it.feasibility_method, &it.feasibility_table)).collect::<Vec<_>>());
+        let lowered = ["i_main", "i_f", "_return", "tmp", " = *", "'a = a"];
+        let mut columns: Vec<&str> = Vec::new();
+        for row in &it.feasibility_table {
+            for (column, text) in &row.columns {
+                columns.push(column);
+                for bad in lowered {
+                    assert!(!text.contains(bad) && !row.statement.contains(bad), "{bad} in {row:?}");
+                }
+            }
+        }
+        assert!(columns.iter().any(|c| c.contains('Ω')) && columns.iter().any(|c| c.contains('Φ')), "NEWTON's columns: {columns:?}");
+        let texts: Vec<&str> = it.feasibility_table.iter().flat_map(|r| r.columns.iter().map(|(_, t)| t.as_str())).collect();
+        assert!(texts.iter().any(|t| t.starts_with("main::i ↦ ")), "main's i qualified: {texts:?}");
+        assert!(texts.iter().any(|t| t.contains(" ↦ ")), "Ω maps a variable to its value: {texts:?}");
+        let explanation = crate::refinement::explain_refinement(it).expect("the spurious path is explained");
+        let sentence = explanation.sentence();
+        for bad in lowered {
+            assert!(!explanation.statement.contains(bad), "{bad} in {explanation:?}");
+            assert!(explanation.conditions.iter().all(|(_, c)| !c.contains(bad)), "{bad} in {explanation:?}");
+        }
+        // the predicates it adds over the source's names too (were `{i_main >= 2}`)
+        for bad in lowered {
+            assert!(!sentence.contains(bad), "{bad} in {sentence}");
+        }
+        assert!(sentence.contains("refinement adds {main::i"), "{sentence}");
     }
 }

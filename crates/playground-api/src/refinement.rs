@@ -57,7 +57,8 @@ impl RefinementExplanation {
         if self.added.is_empty() {
             out.push_str("; refinement finds no new predicate.");
         } else {
-            let names: Vec<String> = self.added.iter().map(|p| format!("{{{}}}", p.text)).collect();
+            // over the source's names, as the table above the sentence prints them
+            let names: Vec<String> = self.added.iter().map(|p| format!("{{{}}}", if p.shown.is_empty() { &p.text } else { &p.shown })).collect();
             out.push_str(&format!("; refinement adds {}.", join_and(&names)));
         }
         out

@@ -273,8 +273,13 @@ pub enum PredicateOrigin {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PredicateData {
     pub scope: String,
+    /// The predicate as the predicates pane reads it (the lowered program's names).
     pub text: String,
     pub origin: PredicateOrigin,
+    /// The predicate over the source's names (`main::i >= 2` for `i_main >= 2`), as the trace
+    /// and the explanations print it; empty in data from before it was recorded.
+    #[serde(default)]
+    pub shown: String,
 }
 
 /// How the model checker found an iteration's abstract counterexample
@@ -350,6 +355,11 @@ pub struct IterationSnapshot {
     /// The symbolic constants the trace and feasibility table name, explained.
     #[serde(default)]
     pub symbolic_constants: Vec<SymbolicConstant>,
+    /// The boolean variables whose predicate reads differently over the source's names: the
+    /// name in the boolean program (`{n_main == 0}`) and the source's (`{main::n == 0}`). The
+    /// boolean program pane keeps its text exact and shows these beside it.
+    #[serde(default)]
+    pub predicate_names: Vec<(String, String)>,
 }
 
 /// A boolean program as a pushdown system (BOOP Fig 6.1) and the saturated automaton.
