@@ -3,7 +3,9 @@
 //! against the engine's, with a hint after a wrong one and a score.
 //!
 //! - Before Step's reveal shows an iteration's feasibility: *is this abstract counterexample
-//!   feasible?* (BOOP §7.2, the path formula of Fig 7.3).
+//!   feasible?* (BOOP §7.2, the path formula of Fig 7.3). After Run the same questions come
+//!   with the walk through its iterations ([`crate::reveal::Reveal::walk`]): Run computes them
+//!   all, and each is revealed phase by phase (the student may pick one in the timeline).
 //! - Before it shows the new predicates: *which predicates will refinement add?* (BOOP §7.3),
 //!   a multiple choice among the atoms of the path's WP conditions (the feasibility table) and
 //!   the predicates the engine added.
@@ -227,13 +229,17 @@ fn infeasible_at(it: &IterationSnapshot) -> Option<String> {
 
 /// The choices of "which predicates will refinement add?": the predicates the engine added and
 /// the other atoms of the path's conditions (one choice per atom), sorted, at most
-/// [`MAX_CHOICES`] with the engine's all among them.
+/// [`MAX_CHOICES`] with the engine's all among them. The engine's read as the table does, over
+/// the source's names (`main::n == 0` for `n_main == 0`, [`playground_api::PredicateData::shown`]),
+/// so that the same predicate is not offered twice.
 pub fn predicate_choices(it: &IterationSnapshot) -> Vec<Choice> {
     let mut covered: Vec<String> = Vec::new();
     let mut choices: Vec<Choice> = Vec::new();
-    for p in &it.new_predicates {
+    for (i, p) in it.new_predicates.iter().enumerate() {
+        let shown = it.added_predicates.get(i).map(|a| a.shown.clone()).filter(|s| !s.is_empty()).unwrap_or_else(|| p.clone());
         covered.extend(lab::atoms(p));
-        choices.push(Choice { answer: p.clone(), text: p.clone() });
+        covered.extend(lab::atoms(&shown));
+        choices.push(Choice { answer: p.clone(), text: shown });
     }
     let mut others: Vec<Choice> = Vec::new();
     for row in &it.feasibility_table {
@@ -260,22 +266,28 @@ fn cube_formula(literals: &[(String, bool)]) -> String {
     literals.iter().map(|(name, positive)| if *positive { name.clone() } else { format!("!{name}") }).collect::<Vec<_>>().join(" && ")
 }
 
-/// The choices of "which cubes imply WP(s, φ)?": the cubes the strengthening asked the solver
-/// about (a cube whose sub-cube already implies is pruned, never asked), in the lattice's
-/// order; `None` when there are none or more than [`MAX_CUBES`].
+/// The cubes the lattice question is about: those the strengthening asked the solver about (a
+/// cube whose sub-cube already implies is pruned, never asked) over the cone's first layer
+/// (C2BP §5.2: the predicates sharing a variable with WP(s, φ) itself; all of the cone when the
+/// engine recorded no layer), in the lattice's order.
+fn asked_cubes(data: &LatticeData) -> impl Iterator<Item = &playground_api::explain::CubeData> {
+    data.cubes.iter().filter(|c| {
+        matches!(c.outcome.as_str(), "implies" | "implies_negation" | "neither")
+            && (data.near_cone.is_empty() || c.literals.iter().all(|(name, _)| data.near_cone.contains(name)))
+    })
+}
+
+/// The choices of "which cubes imply WP(s, φ)?" ([`asked_cubes`]); `None` when there are none
+/// or more than [`MAX_CUBES`].
 pub fn cube_choices(data: &LatticeData) -> Option<Vec<Choice>> {
-    let asked: Vec<Choice> = data
-        .cubes
-        .iter()
-        .filter(|c| matches!(c.outcome.as_str(), "implies" | "implies_negation" | "neither"))
-        .map(|c| Choice { answer: cube_formula(&c.literals), text: crate::lattice::cube_label(&c.literals) })
-        .collect();
+    let asked: Vec<Choice> =
+        asked_cubes(data).map(|c| Choice { answer: cube_formula(&c.literals), text: crate::lattice::cube_label(&c.literals) }).collect();
     (!asked.is_empty() && asked.len() <= MAX_CUBES && data.exact.is_none()).then_some(asked)
 }
 
-/// The engine's `F(WP)` over the asked cubes: the disjunction of those that imply it.
+/// The engine's answer over the asked cubes: the disjunction of those that imply WP(s, φ).
 fn implying_cubes(data: &LatticeData) -> String {
-    let cubes: Vec<String> = data.cubes.iter().filter(|c| c.outcome == "implies").map(|c| cube_formula(&c.literals)).collect();
+    let cubes: Vec<String> = asked_cubes(data).filter(|c| c.outcome == "implies").map(|c| cube_formula(&c.literals)).collect();
     if cubes.is_empty() {
         "false".into()
     } else {
@@ -406,7 +418,7 @@ fn check(s: &AppState, key: &Key, given: &[String]) -> Option<(Mark, Option<Stri
             let expected = implying_cubes(&p.positive);
             let mark = lab::same_answer(&key.question(&st.c_statement), &answer, &expected);
             let hint = (mark == Mark::Wrong).then(|| {
-                let engine: Vec<String> = p.positive.cubes.iter().filter(|c| c.outcome == "implies").map(|c| cube_formula(&c.literals)).collect();
+                let engine: Vec<String> = asked_cubes(&p.positive).filter(|c| c.outcome == "implies").map(|c| cube_formula(&c.literals)).collect();
                 let (extra, missing) = differences(given, &engine);
                 format!(
                     "Not quite: {} of yours {} not imply WP(s, φ) = {} (some state satisfies the cube but not the WP), and {} that {} {} missing. A cube implies the WP when cube ∧ ¬WP is unsatisfiable; only predicates in the WP's cone of influence can help.",
@@ -456,9 +468,12 @@ pub fn reduce(s: &mut AppState, action: ExerciseAction) {
     match action {
         ExerciseAction::SetEnabled(on) => {
             s.exercises.enabled = on;
-            // the feasibility and predicate questions come with Step's phase-by-phase reveal
+            // the feasibility and predicate questions come with Step's phase-by-phase reveal,
+            // and with the walk through a Run's iterations (crate::reveal::Reveal::walk)
             if on {
                 s.reveal.enabled = true;
+            } else if s.reveal.walk {
+                s.reveal.show_all();
             }
         }
         ExerciseAction::Answer { key, given } => {
@@ -580,6 +595,41 @@ mod tests {
             goal_result: "{curr == NULL}".into(),
             ..LatticeData::default()
         }
+    }
+
+    #[test]
+    fn a_renamed_predicate_is_one_choice_in_the_sources_terms() {
+        let mut it = spurious();
+        it.new_predicates = vec!["locked_main == 0".into()];
+        it.added_predicates = vec![api::PredicateData {
+            scope: "main".into(),
+            text: "locked_main == 0".into(),
+            origin: api::PredicateOrigin::User,
+            shown: "main::locked == 0".into(),
+        }];
+        it.feasibility_table[0].columns = vec![("1".into(), "x > 0 && main::locked != 0".into())];
+        it.feasibility_table[1].columns = vec![("1".into(), "main::locked != 0".into())];
+        let choices = predicate_choices(&it);
+        let engine: Vec<&Choice> = choices.iter().filter(|c| c.text.contains("locked")).collect();
+        assert_eq!(engine.len(), 1, "not offered twice: {choices:?}");
+        assert_eq!((engine[0].text.as_str(), engine[0].answer.as_str()), ("main::locked == 0", "locked_main == 0"));
+        let mut s = state(vec![it]);
+        assert_eq!(answer(&mut s, Key::NewPredicates { iteration: 1 }, &["locked_main == 0"]).mark, Mark::Right);
+    }
+
+    #[test]
+    fn the_lattice_question_keeps_to_the_cones_first_layer_and_is_graded_on_it() {
+        let mut data = lattice();
+        // {prev == NULL} shares no variable with curr == NULL: its cubes are not asked about
+        data.cone = vec!["{curr == NULL}".into(), "{prev == NULL}".into()];
+        data.near_cone = vec!["{curr == NULL}".into()];
+        let texts: Vec<String> = cube_choices(&data).expect("choices").into_iter().map(|c| c.text).collect();
+        assert_eq!(texts, ["{curr == NULL}", "!{curr == NULL}"]);
+        // a cube outside the first layer that implies is not part of the expected answer
+        data.cubes.push(CubeData { literals: vec![("{prev == NULL}".into(), false)], outcome: "implies".into(), query: String::new(), answer: String::new(), micros: 0.0, order: 9 });
+        assert_eq!(implying_cubes(&data), "{curr == NULL}");
+        data.near_cone.clear();
+        assert_eq!(cube_choices(&data).map(|c| c.len()), Some(4), "without a recorded layer: every asked cube");
     }
 
     #[test]

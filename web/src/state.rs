@@ -404,6 +404,17 @@ impl AppState {
         crate::model::RunRequest { kind: RunKind::Abstract, source: self.run_source().to_string(), predicates: String::new(), options }
     }
 
+    /// The predicates a question about the shown run brings ([`AppState::question_request`]):
+    /// a Check run's final predicates, an Abstract run's own (not the editor's, which may have
+    /// changed since), the editor's before any run.
+    pub fn question_predicates(&self) -> String {
+        match (self.run_request(), self.run.outcome.as_ref()) {
+            (Some(r), Some(outcome)) if r.kind == RunKind::Check => outcome.final_predicates.clone(),
+            (Some(r), _) => r.predicates.clone(),
+            _ => self.session.predicates.clone(),
+        }
+    }
+
     /// Whether the program or predicates in the editor differ from the ones the shown results
     /// were computed from.
     pub fn edited_since_run(&self) -> bool {
@@ -450,7 +461,12 @@ impl AppState {
     }
 
     /// The verdict's label once the run finished.
+    /// `None` also while the reveal hides the verdict (a stepped iteration shown phase by phase,
+    /// a Run walked through with Predict): the top bar and the live region do not tell it early.
     pub fn verdict_label(&self) -> Option<&'static str> {
+        if self.reveal.hides_verdict() {
+            return None;
+        }
         let shape = || self.run.shape.as_ref().and_then(|r| r.verdict).map(|v| v.as_str());
         self.run.outcome.as_ref().map(|o| o.verdict.as_str()).or_else(shape)
     }
@@ -650,6 +666,7 @@ impl Reducible for AppState {
             }
             Action::Select(i) => {
                 if i < s.run.iterations.len() {
+                    s.reveal.pick(i);
                     s.pending_selection = None;
                     if s.selected != Some(i) {
                         s.explain.trace_step = None;
@@ -664,6 +681,7 @@ impl Reducible for AppState {
                 let n = s.run.iterations.len();
                 if n > 0 {
                     let next = s.selected.map_or(0, |i| (i + 1).min(n - 1));
+                    s.reveal.pick(next);
                     s.selected = Some(next);
                     s.session.selected_iteration = Some(next as u32 + 1);
                 }
@@ -858,7 +876,14 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
                 Some(w) if w <= last => w,
                 _ => last,
             });
+            if last == 0 && s.exercises.enabled && !s.run.stepped && s.run.kind == Some(RunKind::Check) {
+                // Predict after Run: the iterations are walked through, asking before each reveal
+                s.reveal.walk_from(0);
+            }
             s.reveal.iteration_arrived(last, s.run.stepped);
+            if let Some((i, _)) = s.reveal.current.filter(|_| s.reveal.walk) {
+                s.selected = Some(i);
+            }
         }
         FromWorker::Done(outcome) => {
             s.run.outcome = Some(outcome);
@@ -1107,5 +1132,57 @@ mod tests {
         assert_eq!(s.explain.tab, Some(ExplainTab::Lattice));
         let s = reduce(s, Action::ToggleTab(ExplainTab::Lattice));
         assert_eq!(s.explain.tab, None);
+    }
+
+    /// Predict after Run (issue 31): the run's iterations are walked through phase by phase,
+    /// the feasibility and new-predicates questions asked before their phases, later
+    /// iterations and the verdict hidden; a later iteration picked in the timeline is next.
+    #[test]
+    fn predict_after_run_asks_before_each_iterations_phases() {
+        use crate::exercise::{reveal_question, ExerciseAction, Key};
+        use crate::reveal::Phase;
+        let mut s = AppState::new(Session::default(), None);
+        s.session.mode = RunKind::Check;
+        s = reduce(s, Action::Exercise(ExerciseAction::SetEnabled(true)));
+        s = reduce(s, Action::RunStarted);
+        for e in engine_events("testdev", RunKind::Check) {
+            s = reduce(s, Action::Worker(e));
+        }
+        assert!(s.run.iterations.len() >= 3 && s.run.outcome.is_some(), "Run computed every iteration");
+        assert_eq!((s.reveal.current, s.selected), (Some((0, Phase::BooleanProgram)), Some(0)), "the walk starts at the first");
+        assert!(s.reveal.hides_verdict() && !s.reveal.shows(1, Phase::BooleanProgram), "later iterations and the verdict wait");
+        assert_eq!(s.verdict_label(), None, "the top bar and the live region do not tell it either");
+        assert_eq!(reveal_question(&s), None);
+        s = reduce(s, Action::RevealNext);
+        assert_eq!(reveal_question(&s), Some(Key::Feasibility { iteration: 1 }), "asked before the feasibility is shown");
+        s = reduce(s, Action::Exercise(ExerciseAction::Answer { key: Key::Feasibility { iteration: 1 }, given: vec!["infeasible".into()] }));
+        assert!(s.exercises.answer(&Key::Feasibility { iteration: 1 }).is_some_and(|a| a.mark.is_right()));
+        s = reduce(s, Action::RevealNext);
+        assert_eq!(reveal_question(&s), Some(Key::NewPredicates { iteration: 1 }));
+        // the student picks the last iteration in the timeline: asked about it from its start
+        let last = s.run.iterations.len() - 1;
+        s = reduce(s, Action::Select(last));
+        assert_eq!(s.reveal.current, Some((last, Phase::BooleanProgram)));
+        s = reduce(s, Action::RevealNext);
+        assert_eq!(reveal_question(&s), Some(Key::Feasibility { iteration: last as u32 + 1 }));
+        while s.reveal.current.is_some() {
+            s = reduce(s, Action::RevealNext);
+        }
+        assert!(!s.reveal.hides_verdict() && s.verdict_label() == Some("UNSAFE"));
+        // without Predict, Run shows everything at once
+        let plain = finished("testdev", RunKind::Check);
+        assert_eq!(plain.reveal.current, None);
+    }
+
+    /// The invariants view's question and Predict's "holds at L" bring the shown run's
+    /// predicates, not the editor's (issue 31: Abstract mode used the editor's).
+    #[test]
+    fn questions_bring_the_runs_predicates_not_the_editors() {
+        let mut s = AppState::new(Session::default(), None);
+        s.session.mode = RunKind::Abstract;
+        s.session.predicates = "main { x == 0 }".into();
+        s = reduce(s, Action::RunStarted);
+        s = reduce(s, Action::SetPredicates("main { x == 1 }".into()));
+        assert_eq!(s.question_predicates(), "main { x == 0 }");
     }
 }

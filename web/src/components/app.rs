@@ -251,8 +251,8 @@ fn announcement(state: &AppState) -> String {
         RunStatus::Paused => format!("Paused after iteration {}: Step for the next one, or Run to the end.", state.run.iterations.len()),
         RunStatus::Cancelled => format!("Cancelled; {} kept.", plural(state.run.iterations.len(), "finished iteration")),
         RunStatus::Failed(message) => format!("The run stopped: {message}"),
-        RunStatus::Finished => match &state.run.outcome {
-            Some(o) => format!("Verdict: {} after {}.", o.verdict.as_str(), plural(state.run.iterations.len(), "iteration")),
+        RunStatus::Finished => match state.verdict_label().filter(|_| state.run.outcome.is_some()) {
+            Some(verdict) => format!("Verdict: {verdict} after {}.", plural(state.run.iterations.len(), "iteration")),
             None => "Finished.".into(),
         },
     }

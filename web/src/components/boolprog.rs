@@ -1,5 +1,8 @@
 //! The boolean program of the selected iteration, each line tinted by the C line it came from;
-//! hovering a line lights up its C partner and vice versa (Compiler Explorer style). The lines
+//! hovering a line lights up its C partner and vice versa (Compiler Explorer style). The text
+//! is the boolean program exactly as downloaded; predicates whose names the lowering changed
+//! (`{n_main == 0}`) are listed above it with their source form (`{main::n == 0}`, as the trace
+//! and explain views print them), and a line's title names the source form of those it uses. The lines
 //! are one keyboard stop: ArrowUp/Down/Home/End move between them (lighting the partner like a
 //! hover), Enter or Space picks one. In "Boolean program" mode the errors of the program
 //! written by the user are listed here with line and column.
@@ -76,7 +79,20 @@ pub fn bool_prog_pane() -> Html {
             });
             // the one line in the tab order: the pinned one, else the first
             let tab_stop = state.focus.bp_line.unwrap_or(1);
+            let names = &it.predicate_names;
+            let legend = (!names.is_empty()).then(|| html! {
+                <details class="bp-names" id="bp-names">
+                    <summary>{ format!("In the source's terms: {}", crate::model::plural(names.len(), "predicate")) }</summary>
+                    <ul>
+                        { for names.iter().map(|(own, shown)| html! {
+                            <li data-name={own.clone()}><code>{ own }</code>{ " is " }<code class="bp-source-name">{ shown }</code></li>
+                        }) }
+                    </ul>
+                </details>
+            });
             html! {
+                <>
+                { for legend }
                 <pre class="bp-code" id="boolean-program" onmouseleave={on_leave} onkeydown={on_key} aria-label="Boolean program lines">
                     { for bool_lines(&it.boolean_program).into_iter().enumerate().map(|(i, line)| {
                         let range = line.c_lines;
@@ -111,8 +127,11 @@ pub fn bool_prog_pane() -> Html {
                             explained.contains(&number).then_some("explained"),
                         );
                         let c_ref = range.map(|r| if r.first == r.last { r.first.to_string() } else { format!("{}–{}", r.first, r.last) });
+                        // the source form of the renamed predicates this line uses
+                        let used: Vec<String> = names.iter().filter(|(own, _)| line.text.contains(own.as_str())).map(|(own, shown)| format!("{own} is {shown}")).collect();
+                        let title = (!used.is_empty()).then(|| used.join("\n"));
                         html! {
-                            <div {class} data-c-line={range.map(|r| r.first.to_string())} data-bp-line={number.to_string()}
+                            <div {class} {title} data-c-line={range.map(|r| r.first.to_string())} data-bp-line={number.to_string()}
                                 tabindex={if number == tab_stop { "0" } else { "-1" }} {onmouseenter} {onclick} {onkeydown} {onfocus}>
                                 <span class="bp-cref" title="C line">{ c_ref.unwrap_or_default() }</span>
                                 <span class="bp-text">
@@ -122,6 +141,7 @@ pub fn bool_prog_pane() -> Html {
                         }
                     }) }
                 </pre>
+                </>
             }
         }
     };

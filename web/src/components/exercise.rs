@@ -206,7 +206,11 @@ pub fn lattice_question() -> Html {
     html! {
         <Choices key={format!("cubes-{iteration}-{statement}-{predicate}")} question={key.clone()}
             legend={format!("Predict: which of these cubes imply WP(s, φ) = {}?", p.positive.target)}
-            intro={html! { <p class="hint">{ "These are the cubes the strengthening asked the solver about (a cube whose smaller cube already implies is never asked). Tick none if none does." }</p> }}
+            intro={html! { <p class="hint">{ if p.positive.near_cone.is_empty() {
+                "These are the cubes the strengthening asked the solver about (a cube whose smaller cube already implies is never asked). Tick none if none does.".to_string()
+            } else {
+                format!("These are the cubes over the predicates that share a variable with WP(s, φ) — {} (its cone of influence's first layer, C2BP §5.2) — that the strengthening asked the solver about (a cube whose smaller cube already implies is never asked). Tick none if none does.", p.positive.near_cone.join(", "))
+            } }</p> }}
             {choices} {on_check} on_reveal={Some(on_reveal)} reveal_label={"Show the lattice".to_string()}
             answered={answered} pending={false} />
     }
@@ -232,11 +236,7 @@ pub fn holds_question() -> Html {
     }
     let pending = state.exercises.holds_ask.as_ref().is_some_and(|a| a.label == label) && state.exercises.holds_answers.is_empty();
     // the predicates of the shown run (Check mode: its final ones)
-    let predicates = match (state.run_request(), state.run.outcome.as_ref()) {
-        (Some(r), Some(outcome)) if r.kind == RunKind::Check => outcome.final_predicates.clone(),
-        (Some(r), _) => r.predicates.clone(),
-        _ => state.session.predicates.clone(),
-    };
+    let predicates = state.question_predicates();
     let on_check = {
         let (state, label, choices) = (state.clone(), label.clone(), choices.clone());
         Callback::from(move |given: Vec<String>| {

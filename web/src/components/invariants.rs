@@ -6,7 +6,6 @@
 
 use super::{line_ref, on_activate, roving, tab_stop, use_app, Empty};
 use crate::formula::readable;
-use crate::model::RunKind;
 use crate::state::{Action, Focus};
 use playground_api::query::{QueryAnswer, QueryVerdict};
 use yew::prelude::*;
@@ -70,13 +69,17 @@ pub fn invariants_view() -> Html {
     }
 }
 
-/// The `LABEL: EXPR` field and its answer. The question is asked of the program in the editor
-/// abstracted with the run's predicates (Abstract mode: the predicates pane; Check mode: the
-/// final predicates of the run) under the current settings.
+/// The `LABEL: EXPR` field and its answer. The question is asked of the shown run's program
+/// abstracted with the run's predicates ([`crate::state::AppState::question_predicates`]:
+/// Abstract mode: the run's own, not the editor's; Check mode: the run's final predicates).
+/// While Predict asks "which of these hold at L?", this field does not answer about L (it
+/// would give the answer away) and hides the invariant at L of an earlier answer.
 #[function_component(QueryForm)]
 fn query_form() -> Html {
     let state = use_app();
     let text = use_state(String::new);
+    // a label whose Predict question is open, named by the last question typed
+    let refused = use_state(|| None::<String>);
     let oninput = {
         let text = text.clone();
         Callback::from(move |e: InputEvent| {
@@ -85,22 +88,26 @@ fn query_form() -> Html {
         })
     };
     let onsubmit = {
-        let (state, text) = (state.clone(), text.clone());
+        let (state, text, refused) = (state.clone(), text.clone(), refused.clone());
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
             let question = text.trim().to_string();
             if question.is_empty() {
                 return;
             }
-            let predicates = match (state.session.mode, state.run.outcome.as_ref()) {
-                (RunKind::Check, Some(outcome)) => outcome.final_predicates.clone(),
-                _ => state.session.predicates.clone(),
-            };
-            state.dispatch(Action::AskQuery { question, predicates });
+            let label = question.split_once(':').map(|(l, _)| l.trim().to_string()).unwrap_or_default();
+            if crate::exercise::hides_invariant(&state, &format!("at {label}")) {
+                refused.set(Some(label));
+                return;
+            }
+            refused.set(None);
+            state.dispatch(Action::AskQuery { question, predicates: state.question_predicates() });
         })
     };
     let asking = state.run.query.is_some() && state.run.query_answer.is_none();
-    let answer = state.run.query_answer.as_deref();
+    // an answer about a label whose question is open shows no invariant (asked before Predict)
+    let answer = state.run.query_answer.as_deref().filter(|a| !crate::exercise::hides_invariant(&state, &format!("at {}", a.label)));
+    let refused = (*refused).clone().filter(|l| crate::exercise::hides_invariant(&state, &format!("at {l}")));
     html! {
         <form class="invariant-query" id="invariant-query-form" {onsubmit}>
             <label for="invariant-query">{ "Does the invariant at a label imply an expression? (C2BP §2.2)" }</label>
@@ -110,7 +117,9 @@ fn query_form() -> Html {
                 <button class="btn btn-small" id="invariant-query-ask" type="submit">{ "Ask" }</button>
             </div>
             <div id="query-answer" aria-live="polite">
-                if let Some(a) = answer {
+                if let Some(label) = refused {
+                    <p class="query-refused" id="query-refused">{ format!("Answer the Predict question about {label} below first: the engine's answer here would show the invariant at {label}.") }</p>
+                } else if let Some(a) = answer {
                     { answer_view(a) }
                 } else if asking {
                     <p class="hint">{ "Asking the engine…" }</p>

@@ -23,6 +23,11 @@ fn feasibility_word(it: &IterationSnapshot) -> &'static str {
 
 /// An entry's summary, with only the phases `shows` lets through (crate::reveal).
 fn summary(it: &IterationSnapshot, shows: &dyn Fn(Phase) -> bool) -> String {
+    // a Run's later iteration while Predict walks through an earlier one: even its predicate
+    // count would tell what the earlier refinements add
+    if !shows(Phase::BooleanProgram) {
+        return "not revealed yet".into();
+    }
     let steps = plural(it.abstract_trace.len(), "step");
     let word = if shows(Phase::Feasibility) { feasibility_word(it) } else { "" };
     let trace = match (word, it.abstract_trace.is_empty()) {
@@ -130,6 +135,9 @@ pub fn timeline_pane() -> Html {
                         { for it.new_predicates.iter().enumerate().map(|(i, p)| html! {
                             <li><code>{ format!("+ {p}") }</code>
                                 if let Some(added) = it.added_predicates.get(i) {
+                                    if !added.shown.is_empty() && added.shown != *p {
+                                        <span class="pred-source">{ format!(" = {} in the source", added.shown) }</span>
+                                    }
                                     <span class="pred-origin">{ format!(" ({})", crate::model::origin_label(&added.origin)) }</span>
                                 }
                             </li>
@@ -199,17 +207,20 @@ pub fn timeline_pane() -> Html {
 }
 
 /// The reveal control of a stepped iteration shown phase by phase: which phase is shown, and a
-/// button for the next one (after the last: the verdict, when the loop has ended).
+/// button for the next one (after the last: the verdict, when the loop has ended; while
+/// walking through a Run's iterations, the next iteration).
 fn reveal_bar(state: &UseReducerHandle<AppState>) -> Html {
     let Some((index, shown)) = state.reveal.current else { return html! {} };
     let Some(it) = state.run.iterations.get(index) else { return html! {} };
     let phases = Phase::of(it);
     let position = phases.iter().position(|&p| p == shown).map_or(1, |k| k + 1);
     let next = state.reveal.next_phase(&state.run.iterations);
-    let label = match next {
-        Some(p) => format!("Reveal: {} ▸", p.label()),
-        None if state.run.outcome.is_some() => "Reveal the verdict ▸".to_string(),
-        None => "Done with this iteration ▸".to_string(),
+    let following = state.reveal.next_iteration(&state.run.iterations).and_then(|n| state.run.iterations.get(n));
+    let label = match (next, following) {
+        (Some(p), _) => format!("Reveal: {} ▸", p.label()),
+        (None, Some(n)) => format!("Next: iteration {} ▸", n.index),
+        (None, None) if state.run.outcome.is_some() => "Reveal the verdict ▸".to_string(),
+        (None, None) => "Done with this iteration ▸".to_string(),
     };
     let onclick = {
         let state = state.clone();

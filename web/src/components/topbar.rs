@@ -208,7 +208,8 @@ pub fn top_bar() -> Html {
 /// Check mode's "Witness (.yml)" beside the download: the SV-COMP witness (format 2.0) of the
 /// shown SAFE or UNSAFE run, built by the worker; disabled, with the reason, for UNKNOWN.
 fn witness_button(state: &UseReducerHandle<crate::state::AppState>) -> Html {
-    let Some(outcome) = state.run.outcome.as_ref().filter(|_| state.run.kind == Some(RunKind::Check) && !state.is_running()) else {
+    // (not while the reveal hides the verdict: the witness's kind would tell it)
+    let Some(outcome) = state.run.outcome.as_ref().filter(|_| state.run.kind == Some(RunKind::Check) && !state.is_running() && !state.reveal.hides_verdict()) else {
         return html! {};
     };
     let unknown = outcome.verdict == playground_api::Verdict::Unknown;
