@@ -5,17 +5,19 @@
 //! The flow chart is executed concretely on every heap of up to 3 cells up to isomorphism and
 //! unreachable cells (`crate::small_heaps`; `SHAPE_CELLS=N` goes further) (`concrete::Heap`,
 //! each pointer field, variable and rigid over NULL and the cells), along every path of up to
-//! [`STEPS`] edges. For each edge `m → n` taken from `s` to `s'`, and each pair `(p, n)`:
+//! [`STEPS`] edges (each distinct state once: `Checker::seen`). For each edge `m → n` taken from `s` to `s'`, and each pair `(p, n)`:
 //! - marked: the abstract update `f` (the simplified WP) evaluated on `s` is `⊤` or `p(s')`;
 //! - hinted `if c then false else ⊤`: `c(s')` true implies `p(s')` false;
 //!
 //! and at every location the consistency constraints (`shape::consistency`) hold on `s`.
 //! The abstractions: insertion, traversal, push-onto-itself, the reversal with hand-written
-//! hints, and the reversal with the hints `--auto-hints` finds.
+//! hints, and the reversal with the hints `--auto-hints` finds. `SHAPE_CELLS=6`: every heap of
+//! up to 6 cells (the reversal's 63,987 input heaps, 82,954 states) in about a minute.
 
 use shape::abstraction::{self, Abstraction, Status};
 use shape::autohint::{self, Online};
-use shape::concrete::Heap;
+use shape::concrete::{Heap, HeapSpace, Val};
+use std::collections::BTreeMap;
 use shape::flowchart::LocId;
 use crate::session;
 use shape::Session;
@@ -35,6 +37,14 @@ struct Checker<'a> {
     checked: usize,
     /// The consistency constraints of each location (computed once).
     constraints: Vec<Vec<shape::terms::Formula>>,
+    space: HeapSpace,
+    /// The states explored: (location, the canonical form of the heap's reachable part) ↦ the
+    /// most steps explored from it. Paths from different input heaps meet (the reversal's
+    /// `y = NULL` and `t = y` forget the inputs' `y` and `t`), and every check depends only on
+    /// the part the roots reach up to the names of its cells, so a state already explored with
+    /// at least as many steps left has had every transition of those paths checked.
+    seen: BTreeMap<(LocId, BTreeMap<Val, Val>, Vec<Val>), usize>,
+    states: usize,
 }
 
 impl Checker<'_> {
@@ -70,6 +80,16 @@ impl Checker<'_> {
 
     /// Every path of up to `steps` edges from `n` in state `h`.
     fn explore(&mut self, n: LocId, h: &Heap, steps: usize) {
+        // (a freed cell is not in the canonical form: such states are not merged)
+        if h.cells.iter().all(|c| c.alloc) {
+            let canon = self.space.canonical(h);
+            let key = (n, canon.mem, canon.rigids);
+            if self.seen.get(&key).is_some_and(|&done| done >= steps) {
+                return;
+            }
+            self.seen.insert(key, steps);
+        }
+        self.states += 1;
         self.at_location(n, h);
         if steps == 0 {
             return;
@@ -93,10 +113,12 @@ impl Checker<'_> {
 fn check(s: &Session, abs: &Abstraction) -> usize {
     let space = autohint::heap_space(s).expect("a list struct");
     let constraints = s.flowchart.locations.iter().map(|l| shape::consistency::at_location(abs, l.id)).collect();
-    let mut c = Checker { s, abs, checked: 0, constraints };
-    for h in crate::small_heaps(&space) {
-        c.explore(s.flowchart.initial, &h, STEPS);
+    let heaps = crate::small_heaps(&space);
+    let mut c = Checker { s, abs, checked: 0, constraints, space, seen: BTreeMap::new(), states: 0 };
+    for h in &heaps {
+        c.explore(s.flowchart.initial, h, STEPS);
     }
+    eprintln!("{} states explored from {} input heaps, {} checks", c.states, heaps.len(), c.checked);
     assert!(c.checked > 0, "nothing was checked");
     c.checked
 }
