@@ -122,8 +122,18 @@ test('partition, Abstract mode with Predict: the cube lattice and the invariant 
   assert.equal(await page.locator('#lattice-body').count(), 0, 'the lattice waits for the answer');
   const labels = await page.locator('#exercise-cubes label code').allTextContents();
   const answers = await answersOf(page, 'cubes');
+  // only the cubes over the cone's first layer (C2BP §5.2): the predicates sharing a variable
+  // with WP(s, φ) = curr == NULL, so {prev == NULL} and {prev->val > v} are in no choice
+  const intro = await page.locator('#exercise-cubes .hint').first().textContent();
+  assert.match(intro, /share a variable with WP\(s, φ\) — .*\{curr == NULL\}/);
+  assert.doesNotMatch(intro, /prev/);
+  for (const l of labels) assert.doesNotMatch(l, /prev/, `${l} is over the first layer`);
+  assert.ok(labels.length >= 3 && labels.length <= 9, `${labels.length} choices: ${JSON.stringify(labels)}`);
+  // the engine's implying cubes among them (checked against the lattice shown without Predict)
   const right = answers.filter((_, i) => implying.includes(labels[i]));
-  assert.equal(right.length, implying.length, `${JSON.stringify(labels)} vs ${JSON.stringify(implying)}`);
+  const implyingOverLayer = implying.filter((c) => !/prev/.test(c));
+  assert.equal(right.length, implyingOverLayer.length, `${JSON.stringify(labels)} vs ${JSON.stringify(implying)}`);
+  assert.ok(right.length > 0);
   const wrong = answers.filter((a) => !right.includes(a));
   await choose(page, 'cubes', [...right, wrong[0]]);
   let m = await mark(page, 'cubes');
@@ -143,7 +153,18 @@ test('partition, Abstract mode with Predict: the cube lattice and the invariant 
   assert.ok(await page.locator('#invariants-table .invariant-hidden').count() >= 1, 'the invariant at L is hidden');
   const facts = await answersOf(page, 'holds');
   assert.ok(facts.length >= 4, JSON.stringify(facts));
-  // the engine's answer by the view's own question, one fact at a time
+  // while the question is open the view's own question does not answer about L (it would show
+  // the invariant at L)
+  await page.fill('#invariant-query', `L: ${facts[0]}`);
+  await page.click('#invariant-query-ask');
+  await page.locator('#query-refused').waitFor();
+  assert.equal(await page.locator('#query-answer .query-answer').count(), 0);
+  assert.equal(await page.locator('#query-answer .query-invariant').count(), 0, 'no invariant at L shown');
+  // the engine's answer by the view's own question with Predict off, one fact at a time, after
+  // emptying the predicates pane: the question brings the run's predicates, not the editor's
+  const editorPredicates = await page.inputValue('#predicates');
+  await page.fill('#predicates', '');
+  await page.uncheck('#predict');
   const holding = [];
   for (const fact of facts) {
     await page.fill('#invariant-query', `L: ${fact}`);
@@ -153,6 +174,9 @@ test('partition, Abstract mode with Predict: the cube lattice and the invariant 
     if ((await answer.getAttribute('data-verdict')) === 'holds') holding.push(fact);
   }
   assert.ok(holding.length > 0 && holding.length < facts.length, JSON.stringify(holding));
+  await page.fill('#predicates', editorPredicates);
+  await page.check('#predict');
+  await page.locator('#exercise-holds').waitFor();
   await choose(page, 'holds', facts.filter((f) => !holding.includes(f)).slice(0, 1));
   m = await mark(page, 'holds');
   assert.equal(m.mark, 'wrong');
@@ -168,6 +192,50 @@ test('partition, Abstract mode with Predict: the cube lattice and the invariant 
   assert.equal(await page.locator('#exercise-holds').count(), 0);
   assert.equal(await page.locator('#invariants-table .invariant-hidden').count(), 0, 'answered right: the invariant is shown');
   assert.deepEqual(await score(page), [0, 2]);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('testdev, Run with Predict: the iterations are walked through, asked before each reveal, one picked in the timeline', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'testdev');
+  await page.check('#predict');
+  await page.click('#run');
+  // Run computes every iteration; the walk starts at the first
+  await page.locator('#reveal-bar').waitFor({ timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#run')?.disabled === false, null, { timeout: 120000 });
+  const entries = await page.locator('.timeline-entry').count();
+  assert.ok(entries >= 3, `${entries} iterations`);
+  assert.equal(await page.locator('#verdict').count(), 0, 'the verdict waits');
+  assert.doesNotMatch(await page.locator('#run-status').textContent(), /SAFE|UNSAFE|UNKNOWN/, 'the top bar does not tell it');
+  assert.equal(await page.locator('#reveal-status').getAttribute('data-phase'), 'boolean-program');
+  assert.match(await page.locator('#reveal-status').textContent(), /^Iteration 1:/);
+  assert.equal((await page.locator('.timeline-entry').nth(1).locator('.entry-summary').textContent()).trim(), 'not revealed yet', 'later iterations are hidden, even their predicate counts');
+  await page.click('#reveal-next');
+  await page.locator('#exercise-feasibility').waitFor();
+  assert.equal(await page.locator('#iteration-details .feasibility-word').count(), 0, 'the feasibility is not shown yet');
+  await page.click('#exercise-infeasible');
+  await page.locator('#exercise-feasibility .exercise-mark[data-mark="right"]').waitFor();
+  await page.click('#reveal-next');
+  await page.locator('#exercise-predicates').waitFor();
+  assert.equal(await page.locator('#iteration-details .new-preds').count(), 0, 'the predicates wait');
+  assert.deepEqual(await seriousViolations(page, '#reveal-bar'), []);
+  await screenshots(page, 'exercise-run-walk', '#reveal-bar');
+  // the student picks the last iteration in the timeline: asked about it before its phases
+  await page.locator('.timeline-entry').last().locator('.entry-button').click();
+  assert.match(await page.locator('#reveal-status').textContent(), new RegExp(`^Iteration ${entries}:`));
+  await page.click('#reveal-next');
+  await page.locator('#exercise-feasibility').waitFor();
+  await page.click('#exercise-feasible');
+  await page.locator('#exercise-feasibility .exercise-mark[data-mark="right"]').waitFor();
+  // the rest of its phases, then the verdict
+  for (let k = 0; k < 6 && (await page.locator('#reveal-bar').count()) > 0; k++) {
+    await page.click('#reveal-next');
+  }
+  await page.locator('#verdict').waitFor();
+  assert.equal((await page.locator('#verdict .verdict-label').textContent()).trim(), 'UNSAFE');
+  assert.match(await page.locator('#run-status').textContent(), /UNSAFE/);
   assert.deepEqual(errors, []);
   await page.close();
 });

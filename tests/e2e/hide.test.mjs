@@ -99,3 +99,29 @@ test('Hide: a share link restores the mode, the abstraction file and the steps',
     await b.close();
   }
 });
+
+test('Hide: the log is readable in a 683 px split screen (each store whole on its own line)', async () => {
+  const { context, close } = await launch({ viewport: { width: 683, height: 768 } });
+  const { page, errors } = await open(context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'hide-appendix');
+  await page.click('#hide-closure');
+  await page.locator('#iteration-5').waitFor({ timeout: 60000 });
+  const rows = await page.locator('.hide-row').evaluateAll((trs) => trs.map((tr) => {
+    const store = tr.querySelector('td:nth-child(3) code');
+    const lineHeight = parseFloat(getComputedStyle(store).lineHeight) || 16;
+    const pane = tr.closest('.table-scroll').getBoundingClientRect();
+    return { text: store.textContent, lines: Math.round(store.getBoundingClientRect().height / lineHeight), right: tr.getBoundingClientRect().right, paneRight: pane.right };
+  }));
+  assert.ok(rows.length >= 5, `${rows.length} rows`);
+  for (const r of rows) {
+    // was one word a line ("move / xx <- / q.x + / *d") in the fifth of the pane a column had
+    assert.ok(r.lines <= 2, `${r.text} takes ${r.lines} lines`);
+    assert.ok(r.right <= r.paneRight + 1, `${r.text}: the row fits the pane (${r.right} > ${r.paneRight})`);
+  }
+  assert.deepEqual(await seriousViolations(page, '#hide-log'), []);
+  await page.locator('#iteration-1').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(shots, 'hide-log-683.png') });
+  assert.deepEqual(errors, []);
+  await close();
+});
