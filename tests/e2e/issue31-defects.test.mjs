@@ -8,9 +8,15 @@
 //    without the clipboard API, where the link is shown selected;
 // 4. the explain views explain the program the run was made from, with a notice once the
 //    editor's program differs.
+// 5. the cube lattice, the WP view and the solver log print predicates and C formulas over the
+//    source's names (`{main::n == 0}`, not `{n_main == 0}`), the statement list an input read
+//    as `x = nondet (line L);` (was `x = *;`); the boolean program pane keeps its text exact and
+//    lists each renamed predicate with its source form;
+// 6. NEWTON's table (refinement sp: Ω, Φ, Π columns) and the refinement sentence under it name
+//    variables as the source does (`main::i ↦ 0`, `{main::i >= 2}`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, launch, open, engineVersion, loadExample, setOption, runToVerdict, openTab } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, setOption, runToVerdict, openTab, chooseStatement, seriousViolations, screenshots } from './harness.mjs';
 
 const site = useSite();
 
@@ -28,6 +34,25 @@ int main(void) {
 }
 `;
 const LOWERED = /_main\b|_return\b|input#|\btmp\d|'a = a| = \*;/;
+// an input whose value a predicate tracks
+const INPUT = `extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x == 5) reach_error();
+  return 0;
+}
+`;
+// NEWTON learns constants; `i` is both f's parameter and main's local
+const COUNTING = `extern void reach_error(void);
+int f(int i) { return i; }
+int main(void) {
+  int i = f(0);
+  while (i < 2) i = i + 1;
+  if (i != 2) reach_error();
+  return 0;
+}
+`;
 
 async function texts(page, selector) {
   return page.locator(selector).allTextContents();
@@ -184,5 +209,91 @@ test("the explain views explain the run's program, with a notice once the editor
   for (const o of options) assert.doesNotMatch(o, /_main\b|_return\b/, o);
   assert.match(await page.locator('#explain-stale').textContent(), /edited after this run/);
   assert.deepEqual(errors.filter((e) => !/expected|syntax/i.test(e)), []);
+  await page.close();
+});
+
+test('the lattice, WP and solver-log views and the boolean program pane in the source terms', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await page.fill('#source', PROGRAM);
+  await setOption(page, '#opt-techniques', 'cegar');
+  await setOption(page, '#opt-strategy', 'lattice');
+  assert.equal(await runToVerdict(page), 'UNSAFE');
+  await page.locator('.timeline-entry').last().locator('.entry-button').click();
+
+  // the pane: the boolean program's own text, the renamed predicates listed beside it
+  const pane = (await page.locator('#boolean-program').textContent()) ?? '';
+  assert.match(pane, /\{n_main == 0\}/, 'the boolean program text is exact');
+  await page.click('#bp-names summary');
+  const names = await texts(page, '#bp-names li');
+  assert.ok(names.some((n) => n.includes('{n_main == 0} is {main::n == 0}')), names.join(' | '));
+  const line = page.locator('.bp-line', { hasText: '{n_main == 0}' }).first();
+  assert.match(await line.getAttribute('title'), /\{n_main == 0\} is \{main::n == 0\}/, 'a line names the source form of its predicates');
+
+  await openTab(page, 'lattice');
+  await page.locator('#explain-statement').waitFor({ timeout: 60000 });
+  const statements = await texts(page, '#explain-statement option');
+  for (const s of statements) assert.doesNotMatch(s, LOWERED, s);
+  await chooseStatement(page, 'main::n = 0;');
+  await page.locator('#lattice-body').waitFor();
+  const predicates = await page.locator('.pred-choice').evaluateAll((els) => els.map((e) => e.dataset.predicate));
+  assert.ok(predicates.includes('{main::n == 0}'), predicates.join(', '));
+  for (const p of predicates) assert.doesNotMatch(p, LOWERED, p);
+  await page.click('.pred-choice[data-predicate="{main::n == 0}"]');
+  await page.locator('#lattice-body[data-predicate="{main::n == 0}"]').waitFor();
+  const lattice = await texts(page, '#lattice-body code');
+  for (const t of lattice) assert.doesNotMatch(t, LOWERED, t);
+  assert.match(await page.locator('#assigned').textContent(), /^\{main::n == 0\} := /);
+  assert.deepEqual(await seriousViolations(page, '#explain-lattice'), []);
+  await screenshots(page, 'explain-names-lattice', '#explain-lattice');
+
+  await openTab(page, 'wp');
+  await page.locator('#wp-view').waitFor();
+  const wp = await texts(page, '#wp-view code, #wp-view li');
+  for (const t of wp) assert.doesNotMatch(t, LOWERED, t);
+  assert.ok(wp.some((t) => t.includes('{main::n == 0}')), wp.join(' | '));
+  await screenshots(page, 'explain-names-wp', '#explain-wp');
+
+  await openTab(page, 'solver');
+  await chooseStatement(page, 'assume(r == 5 && main::n == 0);');
+  await page.locator('#solver-log').waitFor({ timeout: 60000 });
+  const queries = await texts(page, '#solver-log .query-text');
+  assert.ok(queries.length > 2, `${queries.length} queries`);
+  for (const q of queries) assert.doesNotMatch(q, LOWERED, q);
+  assert.ok(queries.some((q) => /\bmain::n\b|\bf::n\b/.test(q)), queries.join(' | '));
+  await screenshots(page, 'explain-names-solver', '#explain-solver');
+
+  // an input read, in the statement list as the trace shows it
+  await page.fill('#source', INPUT);
+  assert.equal(await runToVerdict(page), 'UNSAFE');
+  await page.locator('.timeline-entry').last().locator('.entry-button').click();
+  await openTab(page, 'wp');
+  await page.locator('#explain-statement').waitFor({ timeout: 60000 });
+  const inputs = await texts(page, '#explain-statement option');
+  assert.ok(inputs.some((s) => s.includes('x = nondet (line 4);')), inputs.join(' | '));
+  for (const s of inputs) assert.doesNotMatch(s, / = \*;/, s);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test("NEWTON's table and the refinement sentence in the source terms", async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await page.fill('#source', COUNTING);
+  await setOption(page, '#opt-techniques', 'cegar');
+  await setOption(page, '#opt-refinement', 'sp');
+  assert.equal(await runToVerdict(page), 'SAFE');
+  await page.locator('.timeline-entry').first().locator('.entry-button').click();
+  await openTab(page, 'trace');
+  await page.locator('#feasibility-table').waitFor();
+  const heads = await texts(page, '#feasibility-table th');
+  assert.ok(heads.some((h) => h.includes('Ω')) && heads.some((h) => h.includes('Φ')), heads.join(' | '));
+  const conditions = await texts(page, '#feasibility-table .cond');
+  for (const c of conditions) assert.doesNotMatch(c, /_main\b|_f\b|_return\b/, c);
+  assert.ok(conditions.some((c) => c.startsWith('main::i ↦ ')), conditions.join(' | '));
+  const sentence = await page.locator('#refinement-why').textContent();
+  assert.match(sentence, /refinement adds \{main::i/);
+  assert.doesNotMatch(sentence, /i_main/);
+  assert.deepEqual(errors, []);
   await page.close();
 });
