@@ -5,7 +5,8 @@
 // boxes-and-arrows pictures of concrete runs of insertion and reversal with every predicate's
 // value beside its boolean; axe stays clean; screenshots at 1280x800 and 640x800
 // (docs/screenshots/shape-*.png) and, with SHOTS_DIR, of the Heaps tab at 1280x800 and 683x768
-// in both themes (mode-shape-heaps-*.png).
+// in both themes (mode-shape-heaps-*.png); a deep link to the Heaps tab (`?tab=heaps`), carried
+// by Share, with bad tabs named in the notice; the empty fields' placeholders as examples.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -223,4 +224,77 @@ test('Shape: heap pictures of list insertion and reversal with each predicate be
   } finally {
     await dark.close();
   }
+});
+
+// Deep links to the Shape mode's views: `?tab=heaps` next to a share link opens the Heaps tab
+// once the shared run is in; Share carries the open view; a tab name that is no tab, another
+// mode's tab in Shape mode and a Shape view in another mode are named in the notice. The
+// placeholders of the empty fields read as examples ("none; e.g. …", italic, muted): screenshots
+// with SHOTS_DIR at 1280x800 and 683x768 (shape-placeholders-*.png).
+test('Shape: a deep link opens the Heaps tab, Share carries the view, bad tabs are named', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'shape-insert');
+  await page.click('#share');
+  const link = await page.inputValue('#share-link');
+  await page.keyboard.press('Escape');
+  const fragment = link.slice(link.indexOf('#'));
+  await page.goto(`${site.server.base}?tab=heaps${fragment}`);
+  await page.locator('#shape-heap-svg').waitFor({ timeout: 120000 });
+  assert.equal(await page.locator('#shape-tab-heaps').getAttribute('aria-selected'), 'true');
+  assert.equal(await page.locator('#shape-tab-rounds').getAttribute('aria-selected'), 'false');
+  assert.equal((await page.textContent('#shape-verdict .verdict-label')).trim(), 'SAFE');
+  const notice = page.locator('#notice');
+  if (await notice.count()) assert.ok(!/not applied/.test(await notice.textContent()), 'nothing was out of range');
+  // Share puts the open view into the link; a fresh page opens it
+  await page.click('#shape-tab-promela');
+  await page.click('#share');
+  const promelaLink = await page.inputValue('#share-link');
+  await page.keyboard.press('Escape');
+  assert.match(promelaLink, /\?tab=promela#/);
+  const { page: other, errors: otherErrors } = await open(site.browser.context, promelaLink);
+  await other.locator('#shape-promela').waitFor({ timeout: 120000 });
+  assert.equal(await other.locator('#shape-tab-promela').getAttribute('aria-selected'), 'true');
+  assert.match(await other.textContent('#shape-promela'), /proctype/);
+  assert.deepEqual(otherErrors, []);
+  await other.close();
+  // out of range: not a tab; another mode's tab in Shape mode; a Shape view in Check mode
+  for (const [query, expected] of [
+    ['?tab=heap', /tab=heap is not a tab \(trace, .*; in Shape mode rounds, program, heaps, promela\)/],
+    ['?tab=wp', /tab wp \(Shape mode's views are rounds, program, heaps, promela\)/],
+    ['?mode=check&tab=heaps', /tab heaps \(a view of Shape mode; this link opens Check mode\)/],
+  ]) {
+    await page.goto(`${site.server.base}${query}${fragment}`);
+    await page.locator('#notice').waitFor({ timeout: 60000 });
+    assert.match(await page.textContent('#notice'), expected, query);
+    assert.match(await page.textContent('#notice'), /Parts of this link were not applied/, query);
+    // Shape mode stays on its default view when the tab was not applied
+    if (query === '?tab=wp') assert.equal(await page.locator('#shape-tab-rounds').getAttribute('aria-selected'), 'true');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Shape: empty fields show their placeholder as an example, not as contents', async () => {
+  const { page, errors } = await open(site.browser.context, site.server.base);
+  await engineVersion(page);
+  await loadExample(page, 'shape-reverse');
+  await page.fill('#shape-preconditions', '');
+  await page.fill('#shape-hints', '');
+  for (const id of ['#shape-preconditions', '#shape-hints']) {
+    assert.equal(await page.inputValue(id), '');
+    assert.match(await page.getAttribute(id, 'placeholder'), /^none.*; e\.g\. /, id);
+    const style = await page.evaluate((sel) => {
+      const el = document.querySelector(sel);
+      const ph = getComputedStyle(el, '::placeholder');
+      return { phStyle: ph.fontStyle, phFont: ph.fontFamily, font: getComputedStyle(el).fontFamily };
+    }, id);
+    assert.equal(style.phStyle, 'italic', id);
+    assert.notEqual(style.phFont, style.font, `${id}: the placeholder is not in the code font`);
+  }
+  assert.deepEqual(await seriousViolations(page), []);
+  await page.mouse.move(1, 1);
+  await screenshots(page, 'shape-placeholders', '#shape-preconditions');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

@@ -4,11 +4,12 @@
 //! results are known, each validated against them, with one notice naming whatever was out of
 //! range (the rest still applies). `statement` is the C line of an explained statement,
 //! `predicate` and `step` are 1-based, `phase` a phase of a CEGAR iteration (BOOP Fig 3.1,
-//! [`crate::reveal::Phase`]).
+//! [`crate::reveal::Phase`]). In Shape mode `tab` names a Shape view (`tab=heaps`; rounds,
+//! program, heaps, promela), applied on load ([`apply_shape_tab`]).
 
 use crate::model::{plural, RunKind};
 use crate::reveal::Phase;
-use crate::state::{AppState, ExplainTab, Focus, Notice};
+use crate::state::{AppState, ExplainTab, Focus, Notice, ShapeTab};
 
 /// Where a link opens the playground.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -18,6 +19,8 @@ pub struct DeepLink {
     pub iteration: Option<u32>,
     pub phase: Option<Phase>,
     pub tab: Option<ExplainTab>,
+    /// `tab=` naming one of the Shape mode's views.
+    pub shape_tab: Option<ShapeTab>,
     /// The C line of the explained statement.
     pub statement: Option<u32>,
     /// 1-based among the statement's predicates.
@@ -70,11 +73,13 @@ impl DeepLink {
                     Some(p) => link.phase = Some(p),
                     None => problems.push(format!("phase={value} is not a phase (boolean-program, counterexample, feasibility, predicates)")),
                 },
-                "tab" => match ExplainTab::ALL.into_iter().find(|t| t.key() == value) {
-                    Some(t) => link.tab = Some(t),
-                    None => problems.push(format!(
-                        "tab={value} is not a tab ({})",
-                        ExplainTab::ALL.iter().map(|t| t.key()).collect::<Vec<_>>().join(", ")
+                "tab" => match (ExplainTab::ALL.into_iter().find(|t| t.key() == value), ShapeTab::ALL.into_iter().find(|t| t.key() == value)) {
+                    (Some(t), _) => link.tab = Some(t),
+                    (None, Some(t)) => link.shape_tab = Some(t),
+                    (None, None) => problems.push(format!(
+                        "tab={value} is not a tab ({}; in Shape mode {})",
+                        ExplainTab::ALL.iter().map(|t| t.key()).collect::<Vec<_>>().join(", "),
+                        ShapeTab::ALL.iter().map(|t| t.key()).collect::<Vec<_>>().join(", ")
                     )),
                 },
                 _ => {}
@@ -103,7 +108,7 @@ impl DeepLink {
         };
         push("iteration", self.iteration.map(|n| n.to_string()));
         push("phase", self.phase.map(|p| p.key().to_string()));
-        push("tab", self.tab.map(|t| t.key().to_string()));
+        push("tab", self.tab.map(|t| t.key()).or(self.shape_tab.map(|t| t.key())).map(str::to_string));
         push("statement", self.statement.map(|n| n.to_string()));
         push("predicate", self.predicate.map(|n| n.to_string()));
         push("step", self.step.map(|n| n.to_string()));
@@ -120,16 +125,40 @@ impl DeepLink {
 /// The place the playground shows now, as a link (the Share button adds it to the link).
 pub fn of(s: &AppState) -> DeepLink {
     let it = s.selected_iteration();
+    let shape = s.session.mode == RunKind::Shape;
     DeepLink {
         mode: None,
         iteration: s.selected.map(|i| i as u32 + 1),
         phase: s.reveal.current.filter(|(i, _)| Some(*i) == s.selected).map(|(_, p)| p),
-        tab: s.explain.tab,
+        tab: s.explain.tab.filter(|_| !shape),
+        shape_tab: Some(s.shape_tab).filter(|t| shape && *t != ShapeTab::default()),
         statement: s.explained_statement().and_then(|st| st.c_line),
         predicate: s.explained_statement().filter(|st| st.predicates.len() > 1).map(|_| s.explain.predicate as u32 + 1),
         step: s.explain.trace_step.filter(|_| it.is_some()).map(|k| k as u32 + 1),
         predict: s.exercises.enabled,
     }
+}
+
+/// A link's `tab=` in Shape mode opens that view at once (it needs no results, only the mode
+/// the link or its session opens); a Shape view in another mode, or another mode's tab in
+/// Shape mode, is named in the notice. Both are taken out of `link`.
+pub fn apply_shape_tab(link: &mut DeepLink, s: &mut AppState) -> Vec<String> {
+    let mode = s.session.mode;
+    let shape_views = || ShapeTab::ALL.iter().map(|t| t.key()).collect::<Vec<_>>().join(", ");
+    let mut problems = Vec::new();
+    if let Some(tab) = link.shape_tab.take() {
+        if mode == RunKind::Shape {
+            s.shape_tab = tab;
+        } else {
+            problems.push(format!("tab {} (a view of Shape mode; this link opens {} mode)", tab.key(), mode.label()));
+        }
+    }
+    if mode == RunKind::Shape {
+        if let Some(tab) = link.tab.take() {
+            problems.push(format!("tab {} (Shape mode's views are {})", tab.key(), shape_views()));
+        }
+    }
+    problems
 }
 
 /// Applies a link to a run whose results are in (after its `Done`): the iteration, phase, tab
@@ -251,6 +280,36 @@ mod tests {
         assert!(predict.predict && problems.is_empty(), "{problems:?}");
         assert_eq!(DeepLink::parse(&predict.to_query()).0, predict);
         assert_eq!(DeepLink::parse("predict=maybe").1.len(), 1);
+    }
+
+    #[test]
+    fn shape_views_are_tabs_of_shape_mode_only() {
+        let (link, problems) = DeepLink::parse("?mode=shape&tab=heaps");
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!((link.tab, link.shape_tab), (None, Some(ShapeTab::Heaps)));
+        assert_eq!(link.to_query(), "?mode=shape&tab=heaps");
+        assert_eq!(DeepLink::parse(&link.to_query()).0, link);
+        let (_, problems) = DeepLink::parse("tab=heap");
+        assert!(problems[0].contains("; in Shape mode rounds, program, heaps, promela)"), "{problems:?}");
+        // in Shape mode the view opens at once and leaves nothing to wait for the run
+        let mut s = AppState::new(crate::share::Session::default(), None);
+        s.session.mode = RunKind::Shape;
+        let mut l = link.clone();
+        assert!(apply_shape_tab(&mut l, &mut s).is_empty());
+        assert_eq!(s.shape_tab, ShapeTab::Heaps);
+        assert!(l.is_empty());
+        // the share link carries it (and no other mode's tab)
+        s.explain.tab = Some(ExplainTab::Wp);
+        assert_eq!(of(&s).to_query(), "?tab=heaps");
+        s.shape_tab = ShapeTab::Rounds;
+        assert_eq!(of(&s).to_query(), "", "the default view is not written");
+        // another mode's tab in Shape mode, a Shape view in another mode: named, not applied
+        let mut wp = DeepLink { tab: Some(ExplainTab::Wp), ..DeepLink::default() };
+        assert_eq!(apply_shape_tab(&mut wp, &mut s), vec!["tab wp (Shape mode's views are rounds, program, heaps, promela)".to_string()]);
+        s.session.mode = RunKind::Check;
+        let mut l = link.clone();
+        assert_eq!(apply_shape_tab(&mut l, &mut s), vec!["tab heaps (a view of Shape mode; this link opens Check mode)".to_string()]);
+        assert_eq!(s.shape_tab, ShapeTab::Rounds);
     }
 
     #[test]

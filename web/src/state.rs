@@ -238,6 +238,30 @@ impl ExplainTab {
     }
 }
 
+/// The Shape mode's views (`tab=` of a deep link in Shape mode, crate::deeplink).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ShapeTab {
+    #[default]
+    Rounds,
+    Program,
+    Heaps,
+    Promela,
+}
+
+impl ShapeTab {
+    pub const ALL: [ShapeTab; 4] = [ShapeTab::Rounds, ShapeTab::Program, ShapeTab::Heaps, ShapeTab::Promela];
+
+    /// The `tab=` value, also the element id's end (`#shape-tab-heaps`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ShapeTab::Rounds => "rounds",
+            ShapeTab::Program => "program",
+            ShapeTab::Heaps => "heaps",
+            ShapeTab::Promela => "promela",
+        }
+    }
+}
+
 /// What the explain views look at.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Explain {
@@ -315,6 +339,8 @@ pub struct AppState {
     /// iteration is followed while a run streams in.
     pub pending_selection: Option<u32>,
     pub explain: Explain,
+    /// The Shape mode's open view.
+    pub shape_tab: ShapeTab,
     pub focus: Focus,
     /// Counts the engine workers that died (a trap, a panic, out of memory); the app spawns a
     /// fresh one each time it grows.
@@ -347,6 +373,7 @@ impl AppState {
             embed: false,
             pending_selection: session_selection(&session),
             explain: Explain::default(),
+            shape_tab: ShapeTab::default(),
             focus: Focus::default(),
             worker_deaths: 0,
             reveal: crate::reveal::Reveal::default(),
@@ -488,6 +515,7 @@ pub enum Action {
     SetHide(api::hide::HideSettings),
     /// Shape mode's procedure, properties, bound and hints.
     SetShape(api::shape::ShapeSettings),
+    SetShapeTab(ShapeTab),
     SetBooleanProgram(String),
     SetMode(RunKind),
     SetOptions(Options),
@@ -575,6 +603,7 @@ impl Reducible for AppState {
             Action::SetPredicates(text) => s.session.predicates = text,
             Action::SetHide(settings) => s.session.hide = settings,
             Action::SetShape(settings) => s.session.shape = settings,
+            Action::SetShapeTab(tab) => s.shape_tab = tab,
             Action::SetBooleanProgram(text) => s.session.boolean_program = text,
             Action::SetMode(mode) => s.session.mode = mode,
             Action::SetOptions(options) => s.session.options = options,
@@ -913,6 +942,10 @@ fn apply_event(s: &mut AppState, event: FromWorker) {
             s.run.diagnostics = result.diagnostics.iter().filter(|d| d.origin == "source").cloned().collect();
             s.run.shape = Some(result);
             s.run.status = RunStatus::Finished;
+            // a link's iteration, statement, ... do not exist in Shape mode: the notice says so
+            if let Some(link) = s.pending_link.take() {
+                crate::deeplink::apply(link, s);
+            }
         }
         FromWorker::Explanation { iteration, result } => match result {
             Ok(data) => {

@@ -83,10 +83,11 @@ fn initial_state() -> (AppState, bool) {
     state.embed = q.embed;
     // a deep link's place (crate::deeplink): the mode now, the rest after the run
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let (link, problems) = crate::deeplink::DeepLink::parse(&search);
+    let (mut link, mut problems) = crate::deeplink::DeepLink::parse(&search);
     if let Some(mode) = link.mode {
         state.session.mode = mode;
     }
+    problems.extend(crate::deeplink::apply_shape_tab(&mut link, &mut state));
     if link.predict {
         crate::exercise::reduce(&mut state, crate::exercise::ExerciseAction::SetEnabled(true));
     }

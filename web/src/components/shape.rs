@@ -13,19 +13,12 @@
 //! lays them out.
 
 use super::{use_app, use_commands, Empty};
-use crate::state::{Action, AppState, Focus};
+use crate::state::{Action, AppState, Focus, ShapeTab as Tab};
 use playground_api::shape::{AllowedValues, HeapPicture, HeapRun, HeapTarget, ShapeResult, ShapeRun, ShapeSettings, ShapeStep};
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tab {
-    Rounds,
-    Program,
-    Heaps,
-    Promela,
-}
 
 fn focus_line(state: &UseReducerHandle<AppState>, line: u32) -> Callback<MouseEvent> {
     let state = state.clone();
@@ -86,7 +79,8 @@ pub fn shape_panes() -> Html {
             }
         });
     }
-    let tab = use_state(|| Tab::Rounds);
+    // the open view is app state: a deep link's `tab=` opens it, a share link carries it
+    let tab = state.shape_tab;
     // the round the stepper shows (None: all) and the selected pair
     let round = use_state(|| None::<u32>);
     let pair = use_state(|| None::<u32>);
@@ -96,11 +90,11 @@ pub fn shape_panes() -> Html {
     let settings = state.session.shape.clone();
     let result = state.run.shape.as_deref();
     let running = state.is_running();
-    let tab_button = |t: Tab, id: &'static str, label: &'static str| {
-        let tab_state = tab.clone();
+    let tab_button = |t: Tab, label: &'static str| {
+        let state = state.clone();
         html! {
-            <button class={classes!("tab", (*tab == t).then_some("tab-open"))} id={id} role="tab"
-                aria-selected={(*tab == t).to_string()} onclick={Callback::from(move |_| tab_state.set(t))}>{ label }</button>
+            <button class={classes!("tab", (tab == t).then_some("tab-open"))} id={format!("shape-tab-{}", t.key())} role="tab"
+                aria-selected={(tab == t).to_string()} onclick={Callback::from(move |_| state.dispatch(Action::SetShapeTab(t)))}>{ label }</button>
         }
     };
     let on_bound = {
@@ -117,7 +111,7 @@ pub fn shape_panes() -> Html {
         Callback::from(move |_: Event| state.dispatch(Action::SetShape(ShapeSettings { auto_hints: !settings.auto_hints, ..settings.clone() })))
     };
     let run_view = result.and_then(|r| r.final_run());
-    let body = match (result, run_view, *tab) {
+    let body = match (result, run_view, tab) {
         (None, _, _) => html! { <Empty><p>{ "Press Analyse: the rounds of weakest preconditions appear here." }</p></Empty> },
         (Some(_), None, _) => html! { <Empty><p>{ "Fix the problems in the inputs (right, or in the C program) first." }</p></Empty> },
         (Some(_), Some(run), Tab::Rounds) => rounds_view(run, &round, &pair),
@@ -142,10 +136,10 @@ pub fn shape_panes() -> Html {
                 { verdict_view(r) }
             }
             <div class="tab-list" role="tablist" aria-label="Shape views">
-                { tab_button(Tab::Rounds, "shape-tab-rounds", "Rounds") }
-                { tab_button(Tab::Program, "shape-tab-program", "Abstract program") }
-                { tab_button(Tab::Heaps, "shape-tab-heaps", "Heaps") }
-                { tab_button(Tab::Promela, "shape-tab-promela", "Promela") }
+                { tab_button(Tab::Rounds, "Rounds") }
+                { tab_button(Tab::Program, "Abstract program") }
+                { tab_button(Tab::Heaps, "Heaps") }
+                { tab_button(Tab::Promela, "Promela") }
             </div>
             <div class="pane-body shape-body" tabindex="0" aria-label="Shape results">
                 if let crate::state::RunStatus::Failed(message) = &state.run.status {
@@ -167,16 +161,17 @@ pub fn shape_panes() -> Html {
                     </label>
                     <label class="field-block" for="shape-properties">{ "properties (one a line)" }</label>
                     <textarea id="shape-properties" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
-                        placeholder="forall k: reach[;n](x,k)@n1 => reach[;n](x,k)@ne" value={settings.properties.clone()}
+                        placeholder="none yet; e.g. forall k: reach[;n](x,k)@n1 => reach[;n](x,k)@ne" value={settings.properties.clone()}
                         oninput={text_input(&state, &settings, |s, v| s.properties = v)} />
                     { diagnostics_of(result, "properties", "shape-property-diagnostics") }
                     <label class="field-block" for="shape-preconditions">{ "preconditions (assumed)" }</label>
                     <textarea id="shape-preconditions" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
-                        placeholder="!cyclic[n](x)@n1" value={settings.preconditions.clone()}
+                        placeholder="none (nothing assumed); e.g. !cyclic[n](x)@n1" value={settings.preconditions.clone()}
                         oninput={text_input(&state, &settings, |s, v| s.preconditions = v)} />
                     { diagnostics_of(result, "preconditions", "shape-pre-diagnostics") }
                     <label class="field-block" for="shape-hints">{ "hints: PRED@LABEL -> if C then false else T" }</label>
                     <textarea id="shape-hints" class="preds-input shape-input" spellcheck="false" readonly={state.embed}
+                        placeholder="none; e.g. x == x->n@n4 -> if !cyclic[n](x) then false else T"
                         value={settings.hints.clone()} oninput={text_input(&state, &settings, |s, v| s.hints = v)} />
                     { diagnostics_of(result, "hints", "shape-hint-diagnostics") }
                     <label class="hide-option">
