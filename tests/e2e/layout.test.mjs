@@ -3,7 +3,7 @@
 // click, and small texts (plurals, footer, font sizes).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, launch, open, engineVersion, loadExample, runToVerdict, openTab, unreachableControls } from './harness.mjs';
+import { useSite, launch, open, engineVersion, loadExample, setOption, runToVerdict, openTab, unreachableControls } from './harness.mjs';
 
 const site = useSite();
 
@@ -40,6 +40,56 @@ for (const [name, viewport, deviceScaleFactor] of SIZES) {
       await page.keyboard.press('Escape');
       await openTab(page, 'notes');
       assert.deepEqual(await unreachableControls(page), []);
+      assert.deepEqual(errors, []);
+    } finally {
+      await b.close();
+    }
+  });
+}
+
+for (const [name, viewport, deviceScaleFactor] of SIZES) {
+  test(`layout at ${name}: every mode, explain tab, Predict question and the lab panel can be reached`, async () => {
+    const b = await launch({ viewport, deviceScaleFactor });
+    try {
+      const { page, errors } = await open(b.context, site.server.base);
+      await engineVersion(page);
+      const where = async (label, scope = 'body') => {
+        assert.deepEqual((await unreachableControls(page, scope)).map((c) => `[${label}] ${c}`), []);
+      };
+      // Abstract mode and each explain tab, with Predict's questions in them
+      await loadExample(page, 'partition');
+      await setOption(page, '#opt-strategy', 'lattice');
+      assert.equal(await runToVerdict(page), 'SAFE');
+      await page.locator('.bp-line', { hasText: '{prev == NULL}, {prev->val > v} := {curr == NULL}' }).click();
+      for (const tab of ['trace', 'lattice', 'wp', 'invariants', 'solver', 'pds']) {
+        if ((await page.locator(`#tab-${tab}`).count()) === 0) continue;
+        await openTab(page, tab);
+        await where(`Abstract, ${tab}`);
+      }
+      await page.check('#predict');
+      await openTab(page, 'lattice');
+      await page.click('.pred-choice[data-predicate="{prev == NULL}"]');
+      await page.locator('#exercise-cubes').waitFor();
+      await where('Predict: cubes');
+      await openTab(page, 'invariants');
+      await page.locator('#exercise-holds').waitFor();
+      await where('Predict: holds at L');
+      await page.uncheck('#predict');
+      // the lab panel: the teacher view, then a gallery lab in the student view (its own
+      // controls; the panel is docked over the panes, which it covers while open)
+      await page.click('#lab-button');
+      await page.locator('#lab-teacher').waitFor();
+      await where('lab, teacher view', '#lab-panel');
+      await page.click('[data-lab="c2bp-partition"]');
+      await page.locator('#lab-student[data-lab="c2bp-partition"]').waitFor();
+      await where('lab, student view', '#lab-panel');
+      await page.click('#lab-leave');
+      // Hide mode's log
+      await loadExample(page, 'hide-appendix');
+      await page.click('#hide-closure');
+      await page.locator('#iteration-5').waitFor({ timeout: 60000 });
+      await where('Hide, log');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1), 'no horizontal page scroll');
       assert.deepEqual(errors, []);
     } finally {
       await b.close();
