@@ -831,8 +831,9 @@ impl<'a> Translator<'a> {
         self.statistics.cubes_visited += result.counters.cubes_visited;
         if self.config.record_lattices {
             let outside_cone = (0..vars.names.len() as u32).filter(|i| !cone.contains(i)).collect();
-            let cone_predicates: Vec<Expr> = cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).cloned()).collect();
-            let near_cone = logic::bounded_cone_of_influence(goal, &cone_predicates, Some(0)).into_iter().map(|k| cone[k]).collect();
+            let (indices, cone_predicates): (Vec<u32>, Vec<Expr>) =
+                cone.iter().filter_map(|&i| vars.interpretations.get(i as usize).map(|e| (i, e.clone()))).unzip();
+            let near_cone = logic::bounded_cone_of_influence(goal, &cone_predicates, Some(0)).into_iter().map(|k| indices[k]).collect();
             self.lattices.push(LatticeRecord {
                 at,
                 target: target.to_string(),
