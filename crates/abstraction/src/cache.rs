@@ -48,6 +48,8 @@ impl Fingerprint {
         config.record_lattices = false;
         config.record_names = None;
         config.solver.log_queries = false;
+        // applied after the cached results, which do not depend on them
+        config.learned_inconsistencies = Vec::new();
         let statements = program.procs.iter().map(|p| p.body.len()).sum();
         Fingerprint { config, program_shape: (program.vars.len(), program.procs.len(), program.structs.len(), statements) }
     }

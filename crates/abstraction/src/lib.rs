@@ -138,6 +138,20 @@ pub struct AbstractionConfig {
     /// (`None`: the program's own), e.g. the source's names of a lowered program. Only the
     /// records read them: boolean variables keep their names and nothing else changes.
     pub record_names: Option<Vec<String>>,
+    /// Cubes no state satisfies, learned by the CEGAR loop from spurious counterexamples:
+    /// `enforce` excludes each in every procedure that sees all its predicates.
+    pub learned_inconsistencies: Vec<LearnedInconsistency>,
+}
+
+/// A cube of predicates that no state satisfies, learned from a spurious counterexample that
+/// passed through it: the lazy complement of C2BP §5.1's `enforce`, whose search for
+/// inconsistent cubes is cut short on large components (pairs only, or an enumeration that gave
+/// up). Excluding it is sound because the solver proved the conjunction unsatisfiable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedInconsistency {
+    /// `(scope, predicate, value)`: the cube is the conjunction of each predicate (or its
+    /// negation, for `false`).
+    pub literals: Vec<(PredicateScope, c_ir::Expr, bool)>,
 }
 
 /// The abstraction of one assignment (C2BP §4.6: C2BP computes the *cartesian* abstraction,
@@ -171,6 +185,7 @@ impl AbstractionConfig {
             distribute_f: false,
             precision: Precision::Cartesian,
             record_names: None,
+            learned_inconsistencies: Vec::new(),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::cache::{self, AbstractionCache, ConeKey};
 use crate::oracle::{Limits, SolverOracle};
-use crate::strengthen::{self, Dnf, Literal, StrengthenSettings, Strengthening};
+use crate::strengthen::{self, Cube, Dnf, Literal, StrengthenSettings, Strengthening};
 use crate::{
     AbstractionConfig, Abstraction, BooleanVariable, CallAbstraction, LatticeRecord, PredicateScope, Signature, Statistics, Strategy,
 };
@@ -71,8 +71,30 @@ struct ModSummary {
     globals: HashSet<VarId>,
     /// Writes through pointers (or unknown effects).
     writes_memory: bool,
+    /// Of those writes, some are not to a field of a struct (`*p = …`, `a[i] = …`, a union
+    /// member, `free`, a procedure without body): any location may change. Otherwise only the
+    /// struct fields in `fields` may: the solver's memory model gives every field of every
+    /// struct its own addresses (`&(e.f)` differs from every other field's and variable's).
+    writes_untyped: bool,
+    /// The struct fields written through pointers, by struct type and field index.
+    fields: HashSet<(c_ir::StructId, u32)>,
     /// Calls something without a body: every global may change.
     havocs_globals: bool,
+}
+
+impl ModSummary {
+    /// Whether the procedure's writes through pointers may change the location `l`.
+    fn memory_may_change(&self, program: &Program, l: &Expr) -> bool {
+        self.writes_memory && (self.writes_untyped || struct_field(program, l).is_some_and(|f| self.fields.contains(&f)))
+    }
+}
+
+/// `e.f` of a struct (not a union) type: the struct and the field index.
+fn struct_field(program: &Program, l: &Expr) -> Option<(c_ir::StructId, u32)> {
+    let ExprKind::Field(base, f) = &l.kind else { return None };
+    let Type::Struct(id) = base.ty else { return None };
+    let def = program.structs.get(id.0 as usize)?;
+    (!def.is_union).then_some((id, *f))
 }
 
 struct Translator<'a> {
@@ -444,6 +466,7 @@ impl<'a> Translator<'a> {
             let s = &mut summaries[proc.0 as usize];
             if pr.body.is_empty() {
                 s.writes_memory = true;
+                s.writes_untyped = true;
                 s.havocs_globals = true;
             }
             for stmt in &pr.body {
@@ -455,6 +478,7 @@ impl<'a> Translator<'a> {
                     }
                     StmtKind::Free { .. } => {
                         s.writes_memory = true;
+                        s.writes_untyped = true;
                         None
                     }
                     _ => None,
@@ -465,7 +489,15 @@ impl<'a> Translator<'a> {
                             s.globals.insert(v);
                         }
                         Some(_) => {}
-                        None => s.writes_memory = true,
+                        None => {
+                            s.writes_memory = true;
+                            match struct_field(self.program, lhs) {
+                                Some(field) => {
+                                    s.fields.insert(field);
+                                }
+                                None => s.writes_untyped = true,
+                            }
+                        }
                     }
                 }
             }
@@ -479,6 +511,13 @@ impl<'a> Translator<'a> {
                     if callee.writes_memory && !s.writes_memory {
                         s.writes_memory = true;
                         changed = true;
+                    }
+                    if callee.writes_untyped && !s.writes_untyped {
+                        s.writes_untyped = true;
+                        changed = true;
+                    }
+                    for f in callee.fields.iter() {
+                        changed |= s.fields.insert(*f);
                     }
                     if callee.havocs_globals && !s.havocs_globals {
                         s.havocs_globals = true;
@@ -965,10 +1004,29 @@ impl<'a> Translator<'a> {
                 }
             }
         }
+        cubes.extend(self.learned_cubes(&visible));
         if cubes.is_empty() {
             return None;
         }
         Some(negate_dnf(&Dnf { cubes }, &vars.names))
+    }
+
+    /// The learned inconsistent cubes ([`crate::LearnedInconsistency`]) whose predicates are all
+    /// among `visible`, over their positions there.
+    fn learned_cubes(&self, visible: &[usize]) -> Vec<Cube> {
+        let position = |scope: &PredicateScope, predicate: &Expr| {
+            visible.iter().position(|&i| self.variables.get(i).is_some_and(|v| v.scope == *scope && v.predicate == *predicate))
+        };
+        let mut cubes: Vec<Cube> = self
+            .config
+            .learned_inconsistencies
+            .iter()
+            .filter_map(|learned| learned.literals.iter().map(|(scope, p, value)| Some(Literal::new(position(scope, p)? as u32, *value))).collect::<Option<Cube>>())
+            .filter(|cube| !cube.is_empty())
+            .collect();
+        cubes.sort();
+        cubes.dedup();
+        cubes
     }
 
     // ---------------------------------------------------------------- statements
@@ -1198,12 +1256,12 @@ impl<'a> Translator<'a> {
                 Some(VarKind::Global) => {
                     summary.havocs_globals
                         || summary.globals.contains(&v)
-                        || (summary.writes_memory && self.address_taken.is_address_taken(v))
+                        || (summary.memory_may_change(self.program, l) && self.address_taken.is_address_taken(v))
                 }
-                _ => summary.writes_memory && self.address_taken.is_address_taken(v),
+                _ => summary.memory_may_change(self.program, l) && self.address_taken.is_address_taken(v),
             },
             None => {
-                summary.writes_memory
+                summary.memory_may_change(self.program, l)
                     || summary.havocs_globals
                     || summary.globals.iter().any(|&g| self.alias.may_alias(l, &Expr::var(g, self.program.var(g).ty.clone())))
             }

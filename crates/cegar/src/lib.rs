@@ -11,6 +11,7 @@
 //! in which order, is the portfolio's business (crate `verify`).
 
 mod invariants;
+mod learn;
 mod predicates;
 mod records;
 mod session;
@@ -71,6 +72,9 @@ pub struct Config {
     pub record_details: bool,
     /// Record the cube lattices of every strengthening (explain views; slower).
     pub record_lattices: bool,
+    /// When a spurious counterexample gives no new predicate, learn the inconsistent cubes of
+    /// its states for `enforce` (the `learn` module) before widening the cone bound.
+    pub learn_inconsistencies: bool,
 }
 
 impl Config {
@@ -94,6 +98,7 @@ impl Config {
             max_bdd_nodes: 2_000_000,
             record_details: true,
             record_lattices: false,
+            learn_inconsistencies: true,
         }
     }
 }

@@ -132,6 +132,36 @@ impl fmt::Display for Feasibility {
     }
 }
 
+/// A cube of predicates that no C state satisfies, learned when an iteration's spurious
+/// counterexample gave no new predicate and passed through a state with that valuation (see
+/// the `learn` module): from the next iteration on, `enforce` excludes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedConstraint {
+    pub iteration: u32,
+    /// The abstract counterexample's state it was found in: 0 = the initial state, `i` = the
+    /// state after the counterexample's `i`-th step.
+    pub trace_step: usize,
+    pub literals: Vec<LearnedLiteral>,
+}
+
+/// One literal of a [`LearnedConstraint`]: the predicate (with its scope and C text) and its
+/// value in the cube.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedLiteral {
+    pub scope: Option<ProcId>,
+    pub predicate: Expr,
+    pub text: String,
+    pub value: bool,
+}
+
+impl fmt::Display for LearnedConstraint {
+    /// `enforce !(p && !q && …)` in C syntax.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cube: Vec<String> = self.literals.iter().map(|l| if l.value { format!("{{{}}}", l.text) } else { format!("!{{{}}}", l.text) }).collect();
+        write!(f, "!({})", cube.join(" && "))
+    }
+}
+
 /// The feasibility check of one abstract counterexample.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FeasibilityRecord {
@@ -185,6 +215,9 @@ pub struct IterationRecord {
     pub c_path: Vec<StmtRef>,
     pub feasibility: Option<FeasibilityRecord>,
     pub new_predicates: Vec<ScopedPredicate>,
+    /// Inconsistent cubes learned from this iteration's counterexample when it gave no new
+    /// predicate (`enforce` excludes them from the next iteration on).
+    pub learned: Vec<LearnedConstraint>,
     pub statistics: IterationStatistics,
 }
 

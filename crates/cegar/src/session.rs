@@ -218,6 +218,7 @@ impl<'p> Session<'p> {
             c_path: Vec::new(),
             feasibility: None,
             new_predicates: Vec::new(),
+            learned: Vec::new(),
             statistics: IterationStatistics::default(),
         });
         // 1. abstraction (C2BP)
@@ -241,7 +242,7 @@ impl<'p> Session<'p> {
         // 3. is the abstract counterexample a path of the C program? 4. new predicates
         self.progress(Phase::Refining, iteration, events);
         match self.path_phase(&trace, cancel) {
-            Ok(analysis) => self.refine_phase(analysis, events),
+            Ok(analysis) => self.refine_phase(analysis, &abs, &trace, events),
             Err(end) => Next::End(end),
         }
     }
@@ -369,7 +370,7 @@ impl<'p> Session<'p> {
     }
 
     /// A feasible path ends the loop (after its replay); an infeasible one adds predicates.
-    fn refine_phase(&mut self, analysis: refine::PathAnalysis, events: &mut dyn FnMut(Event)) -> Next {
+    fn refine_phase(&mut self, analysis: refine::PathAnalysis, abs: &abstraction::Abstraction, trace: &model_check::Trace, events: &mut dyn FnMut(Event)) -> Next {
         let program = self.program;
         let iteration = self.iterations.len() as u32;
         let found = match analysis.verdict {
@@ -419,18 +420,37 @@ impl<'p> Session<'p> {
             self.record().new_predicates = added;
             return Next::Continue;
         }
-        // known predicates may have been left out of a bounded cone: widen it and abstract
-        // again before giving up
-        let Some(bound) = self.abstraction_config.max_cone else {
+        // No new predicate: the abstraction is too coarse for the predicates. Two remedies,
+        // both taken: the path may pass through valuations no C state has (`enforce` cut
+        // short), which are learned and excluded; and known predicates may have been left out
+        // of a bounded cone, which is widened (doubled, lifted after 32).
+        let mut progress = false;
+        if self.config.learn_inconsistencies {
+            let learned = crate::learn::inconsistent_states(program, abs, trace, &self.abstraction_config.solver, iteration);
+            if !learned.is_empty() {
+                progress = true;
+                self.abstraction_config.learned_inconsistencies.extend(learned.iter().map(crate::learn::as_inconsistency));
+                let cubes = if learned.len() == 1 { "1 cube".to_string() } else { format!("{} cubes", learned.len()) };
+                let record = self.record();
+                if let Some(f) = record.feasibility.as_mut() {
+                    f.notes.push(format!("no new predicates: the counterexample passes through valuations no C state has; enforce now excludes them ({cubes} learned)"));
+                }
+                record.learned = learned;
+            }
+        }
+        if let Some(bound) = self.abstraction_config.max_cone {
+            progress = true;
+            let wider = if bound >= 32 { None } else { Some(bound * 2) };
+            self.abstraction_config.max_cone = wider;
+            if let Some(f) = self.record().feasibility.as_mut() {
+                f.notes.push(match wider {
+                    Some(w) => format!("no new predicates: the cone bound goes from {bound} to {w} predicates"),
+                    None => format!("no new predicates: the cone bound of {bound} predicates is lifted"),
+                });
+            }
+        }
+        if !progress {
             return Next::End(LoopEnd::Stopped(StopReason::NoProgress));
-        };
-        let wider = if bound >= 32 { None } else { Some(bound * 2) };
-        self.abstraction_config.max_cone = wider;
-        if let Some(f) = self.record().feasibility.as_mut() {
-            f.notes.push(match wider {
-                Some(w) => format!("no new predicates: the cone bound goes from {bound} to {w} predicates"),
-                None => format!("no new predicates: the cone bound of {bound} predicates is lifted"),
-            });
         }
         Next::Continue
     }

@@ -588,6 +588,22 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             let shown = names.display_program();
             record.new_predicates.iter().map(|p| predicate_data(lowered, &shown, p)).collect()
         },
+        learned: {
+            let shown = names.display_program();
+            record
+                .learned
+                .iter()
+                .map(|cube| {
+                    let literals: Vec<String> = cube
+                        .literals
+                        .iter()
+                        .map(|l| format!("{}{{{}}}", if l.value { "" } else { "!" }, c_ir::display_expr(&shown, &l.predicate)))
+                        .collect();
+                    format!("!({})", literals.join(" && "))
+                })
+                .collect()
+        },
+        notes: record.feasibility.as_ref().map(|f| f.notes.clone()).unwrap_or_default(),
         statistics: Statistics {
             solver_queries: record.statistics.abstraction_prover_calls + record.statistics.refine_solver_calls,
             bdd_peak_nodes: record.statistics.peak_bdd_nodes as u64,

@@ -191,6 +191,16 @@ fn iteration_section(out: &mut String, it: &IterationSnapshot, previous: Option<
         out.push_str("<h3>New predicates</h3>");
         predicate_rows(out, &it.added_predicates);
     }
+    if !it.learned.is_empty() {
+        out.push_str("<h3>Learned for enforce</h3><ul>");
+        for cube in &it.learned {
+            let _ = write!(out, "<li><code>enforce {}</code></li>", escape(cube));
+        }
+        out.push_str("</ul>\n");
+    }
+    for note in &it.notes {
+        let _ = writeln!(out, "<p class=\"note\">{}</p>", escape(note));
+    }
 }
 
 fn feasibility_table(out: &mut String, it: &IterationSnapshot) {

@@ -347,6 +347,15 @@ pub struct IterationSnapshot {
     /// The predicates added by this iteration, with their origins (`new_predicates` as data).
     #[serde(default)]
     pub added_predicates: Vec<PredicateData>,
+    /// Cubes no C state satisfies, learned from this iteration's counterexample when it gave no
+    /// new predicate (`enforce` excludes them from the next iteration on), over the source's
+    /// names: `!({x + y > 10} && {x >= 0} && …)`.
+    #[serde(default)]
+    pub learned: Vec<String>,
+    /// What the loop did besides adding predicates (cubes learned, the cone bound widened,
+    /// loop-invariant candidates added), one sentence each.
+    #[serde(default)]
+    pub notes: Vec<String>,
     pub statistics: Statistics,
     pub explanation: Option<crate::explain::ExplanationData>,
     /// Boolean program mode: the program as a pushdown system and its post* (BOOP ch. 6).

@@ -144,6 +144,17 @@ pub fn timeline_pane() -> Html {
                         }) }
                     </ul>
                 }
+                if !it.learned.is_empty() && shows(Phase::Predicates) {
+                    <h3>{ "Learned for enforce" }</h3>
+                    <ul class="learned-cubes">
+                        { for it.learned.iter().map(|cube| html! { <li><code>{ format!("enforce {cube}") }</code></li> }) }
+                    </ul>
+                }
+                if !it.notes.is_empty() && shows(Phase::Predicates) {
+                    <ul class="loop-notes">
+                        { for it.notes.iter().map(|note| html! { <li>{ note }</li> }) }
+                    </ul>
+                }
             </div>
         }
     });

@@ -99,3 +99,49 @@ fn stale_caller_predicates_after_a_call_are_not_pruned_by_enforce() {
         assert!(assert_run_within_invariants(abstraction, &outcome, &program, &steps) >= 5);
     }
 }
+
+/// The model checker's verdict on the boolean program.
+fn verdict(abstraction: &Abstraction) -> model_check::Verdict {
+    model_check::check(&abstraction.program, &model_check::Config::default()).verdict
+}
+
+const COUNTER: &str = "struct counter { int value; int limit; };\n";
+
+/// Field-sensitive mod summaries: a callee that writes only `c->value` leaves the caller's
+/// `{k.limit == 10}` as it was (before, any write through a pointer made every field of an
+/// address-taken struct stale, and the error was reachable in the boolean program).
+#[test]
+fn a_field_the_callee_does_not_write_survives_the_call() {
+    let source = format!(
+        "{COUNTER}void bump(struct counter *c) {{ c->value = c->value + 1; }}\n\
+         int main(void) {{ struct counter k; k.value = 0; k.limit = 10; bump(&k); if (k.limit != 10) reach_error(); return 0; }}\n"
+    );
+    let (program, lattice, exact) = abstract_source(&source, "main { k.limit == 10 }\n");
+    for abstraction in [&lattice, &exact] {
+        assert_eq!(verdict(abstraction), model_check::Verdict::Safe, "{}", abstraction.print_bebop());
+        assert!(check_runs(&program, abstraction) > 0);
+    }
+}
+
+/// The same caller with callees that may change `k.limit`: through the field itself, through
+/// an `int *` to it, through a whole-struct store, or through a callee of the callee. Each
+/// keeps the predicate stale after the call (the error stays reachable in the boolean program).
+#[test]
+fn a_field_the_callee_may_write_is_stale_after_the_call() {
+    let callees = [
+        ("void change(struct counter *c) { c->limit = c->limit + 1; }", "change(&k);"),
+        ("void change(int *p) { *p = 3; }", "change(&k.limit);"),
+        ("void change(struct counter *c) { struct counter z; z.value = 0; z.limit = 0; *c = z; }", "change(&k);"),
+        ("void inner(struct counter *c) { c->limit = 0; }\nvoid change(struct counter *c) { inner(c); }", "change(&k);"),
+    ];
+    for (callee, call) in callees {
+        let source = format!(
+            "{COUNTER}{callee}\nint main(void) {{ struct counter k; k.value = 0; k.limit = 10; {call} if (k.limit != 10) reach_error(); return 0; }}\n"
+        );
+        let (program, lattice, exact) = abstract_source(&source, "main { k.limit == 10 }\n");
+        for abstraction in [&lattice, &exact] {
+            assert_eq!(verdict(abstraction), model_check::Verdict::ErrorReachable, "{callee}\n{}", abstraction.print_bebop());
+            assert!(check_runs(&program, abstraction) > 0);
+        }
+    }
+}

@@ -84,3 +84,77 @@ fn a_cancelled_session_keeps_its_finished_iterations() {
     }
     assert_eq!(session.iterations().len(), 1);
 }
+
+/// 13 predicates over `x` and `y` form one `enforce` component, larger than the abstraction
+/// enumerates exactly while cones are bounded, so `enforce` holds only the inconsistent pairs
+/// (and the groups over one variable). The state `{x + y > 10} & {x >= 0} & {x <= 3} &
+/// {y >= 0} & {y <= 3}` has no pair that contradicts (over 32 bits only the five together do),
+/// so the error is reachable in the boolean program, and the path's predicates are all known.
+const FIVE_LITERALS: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\n\
+int main(void) {\n  int x = __VERIFIER_nondet_int();\n  int y = __VERIFIER_nondet_int();\n\
+  if (x < 0 || x > 3 || y < 0 || y > 3) return 0;\n  if (x + y > 10) reach_error();\n  return 0;\n}\n";
+const THIRTEEN: &str = "main { x + y > 10, x >= 0, x <= 3, y >= 0, y <= 3, x == 0, x == 1, x == 2, y == 0, y == 1, y == 2, x < y, x == y }\n";
+
+fn five_literals(learn: bool) -> (c_ir::Program, Config) {
+    let (program, diagnostics) = c_front::lower(FIVE_LITERALS, "five.c", &c_front::LowerOptions::default());
+    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
+    let program = program.expect("lowered");
+    let (predicates, diagnostics) = c_front::parse_predicates(&program, THIRTEEN);
+    assert!(!diagnostics::has_errors(&diagnostics), "{diagnostics:?}");
+    let mut config = Config::default_for_cli();
+    config.user_predicates = predicates;
+    config.learn_inconsistencies = learn;
+    (program, config)
+}
+
+/// Learning: a counterexample that gives no new predicate passes through a state no C state
+/// has; its minimal inconsistent cube (unsatisfiable, every literal needed, found in the
+/// counterexample's state) is learned, and `enforce` excludes it from the next iteration on
+/// (the cone bound is widened beside it, as without learning), until the boolean program is
+/// safe. Without learning only the cone bound is widened.
+#[test]
+fn inconsistent_states_of_spurious_paths_are_learned_for_enforce() {
+    let (program, config) = five_literals(true);
+    let mut session = Session::new(&program, config);
+    let end = session.run(&mut |_| {}, &|| false).clone();
+    assert!(matches!(end, LoopEnd::Safe { .. }), "{end:?}");
+    let iterations = session.iterations();
+    let (last, spurious) = iterations.split_last().expect("iterations");
+    assert!(last.learned.is_empty());
+    assert!(!spurious[0].learned.is_empty(), "the first counterexample passes through an inconsistent state");
+    let literal = |l: &cegar::LearnedLiteral| if l.value { l.predicate.clone() } else { c_ir::Expr::logical_not(l.predicate.clone()) };
+    let config = solver::SolverConfig::c_semantics();
+    for iteration in spurious {
+        assert!(iteration.new_predicates.is_empty());
+        let notes = &iteration.feasibility.as_ref().expect("checked").notes;
+        assert_eq!(notes.iter().any(|n| n.contains("enforce now excludes them")), !iteration.learned.is_empty(), "{notes:?}");
+        for cube in &iteration.learned {
+            assert_eq!(cube.iteration, iteration.iteration);
+            let all: Vec<c_ir::Expr> = cube.literals.iter().map(literal).collect();
+            assert!(solver::is_satisfiable(&program, &solver::and_all(&all), &config).is_no(), "{cube}");
+            for skip in 0..all.len() {
+                let rest: Vec<c_ir::Expr> = all.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, e)| e.clone()).collect();
+                assert!(solver::is_satisfiable(&program, &solver::and_all(&rest), &config).is_yes(), "{cube}: literal {skip} is needed");
+            }
+            // the state it was learned from is one of the abstract counterexample's
+            let trace = iteration.abstract_counterexample.as_ref().expect("recorded");
+            let state = if cube.trace_step == 0 { &trace.initial } else { &trace.steps[cube.trace_step - 1].valuation };
+            for l in &cube.literals {
+                assert!(state.contains(&(format!("{{{}}}", l.text), l.value)), "{cube} in {state:?}");
+            }
+        }
+    }
+    // `enforce` had every inconsistent pair: what is learned is longer (`{x == 0} & {y == 0} &
+    // !{x == y}` over two variables, the five literals around `x + y > 10`, …)
+    for cube in spurious.iter().flat_map(|i| &i.learned) {
+        assert!(cube.literals.len() >= 3, "{cube}");
+    }
+
+    let (program, config) = five_literals(false);
+    let mut session = Session::new(&program, config);
+    let end = session.run(&mut |_| {}, &|| false).clone();
+    assert!(matches!(end, LoopEnd::Safe { .. }), "{end:?}");
+    assert!(session.iterations().iter().all(|i| i.learned.is_empty()));
+    let notes: Vec<&String> = session.iterations().iter().filter_map(|i| i.feasibility.as_ref()).flat_map(|f| &f.notes).collect();
+    assert!(notes.iter().any(|n| n.contains("cone bound")), "{notes:?}");
+}
