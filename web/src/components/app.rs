@@ -672,7 +672,7 @@ pub fn app() -> Html {
     html! {
         <ContextProvider<UseReducerHandle<AppState>> context={state.clone()}>
         <ContextProvider<Commands> context={commands}>
-            <div class={classes!("app", state.embed.then_some("embed"))} style={explain_height.map(|h| format!("--explain-height: {h}px"))}>
+            <div class={classes!("app", state.embed.then_some("embed"), (state.lab_panel && !state.embed).then_some("lab-open"))} style={explain_height.map(|h| format!("--explain-height: {h}px"))}>
                 <TopBar />
                 if let Some(notice) = state.notice.clone() {
                     <div class={classes!("notice", notice.error.then_some("notice-error"))} role="status" id="notice">
