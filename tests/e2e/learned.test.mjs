@@ -36,11 +36,11 @@ test('an iteration without new predicates shows the cubes it learned for enforce
   assert.ok(count >= 2, `${count} iterations`);
   const first = entries.first();
   await first.click();
-  const cubes = page.locator('#timeline .learned-cubes li');
+  const cubes = page.locator('#iteration-details .learned-cubes li');
   await cubes.first().waitFor();
   for (const text of await cubes.allTextContents()) {
     assert.match(text, /^enforce !\(.+ && .+ && .+\)$/, 'a learned cube has at least three literals');
   }
-  assert.match(await page.locator('#timeline .loop-notes').first().textContent(), /enforce now excludes them/);
+  assert.match(await page.locator('#iteration-details .loop-notes').first().textContent(), /enforce now excludes them/);
   assert.deepEqual(errors, []);
 });

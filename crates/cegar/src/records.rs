@@ -132,6 +132,10 @@ impl fmt::Display for Feasibility {
     }
 }
 
+/// Why a safe boolean program makes the C program safe (the reason of a SAFE verdict the loop
+/// decides, in every view).
+pub const SAFE_BECAUSE_ABSTRACTION_IS_SAFE: &str = "the boolean program is safe, and it over-approximates the C program, so the C program is safe too";
+
 /// A cube of predicates that no C state satisfies, learned when an iteration's spurious
 /// counterexample gave no new predicate and passed through a state with that valuation (see
 /// the `learn` module): from the next iteration on, `enforce` excludes it.

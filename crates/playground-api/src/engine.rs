@@ -353,7 +353,7 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
         snapshot.counterexample_search = counterexample_search(Some(trace.search));
     }
     let (verdict, reason) = match &mc.verdict {
-        model_check::Verdict::Safe => (Verdict::Safe, "the boolean program is safe, so the C program is".to_string()),
+        model_check::Verdict::Safe => (Verdict::Safe, cegar::SAFE_BECAUSE_ABSTRACTION_IS_SAFE.to_string()),
         model_check::Verdict::ErrorReachable => (
             Verdict::Unknown,
             "the error is reachable in the boolean program; without refinement the C program may or may not be safe"

@@ -388,7 +388,7 @@ fn forward_loop_event(lowered: &crate::engine::LoweredSource, event: cegar::Even
 fn loop_result(session: &cegar::Session, end: cegar::LoopEnd) -> verify::CheckOutcome {
     let decided = |verdict, reason: &str| (verdict, Some(verify::Technique::Cegar), Some(reason.to_string()));
     let (verdict, decided_by, reason) = match &end {
-        cegar::LoopEnd::Safe { .. } => decided(cegar::Verdict::Safe, "the boolean program is safe, so the C program is"),
+        cegar::LoopEnd::Safe { .. } => decided(cegar::Verdict::Safe, cegar::SAFE_BECAUSE_ABSTRACTION_IS_SAFE),
         cegar::LoopEnd::NoErrorLocation => decided(cegar::Verdict::Safe, "the program has no error location"),
         cegar::LoopEnd::Unsafe { .. } => decided(cegar::Verdict::Unsafe, "a feasible abstract counterexample, replayed on the interpreter"),
         cegar::LoopEnd::Stopped(reason) => (cegar::Verdict::Unknown, None, Some(reason.to_string())),

@@ -259,7 +259,7 @@ impl Portfolio<'_> {
         let end = session.run(&mut |e| events(Event::Loop(e)), self.cancel).clone();
         let mut outcome = match &end {
             LoopEnd::Safe { invariants } => {
-                let mut outcome = decided(Verdict::Safe, Technique::Cegar, "the boolean program is safe, so the C program is");
+                let mut outcome = decided(Verdict::Safe, Technique::Cegar, cegar::SAFE_BECAUSE_ABSTRACTION_IS_SAFE);
                 outcome.invariants = invariants.clone();
                 outcome.invariant_source = InvariantSource::BooleanProgram;
                 outcome
