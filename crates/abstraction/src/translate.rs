@@ -160,14 +160,7 @@ impl<'a> Translator<'a> {
         // the earlier of the abstraction's budget and the solver's own deadline
         let budget = config.time_budget_ms.map(|ms| Instant::now() + std::time::Duration::from_millis(ms));
         let limits = Limits { deadline: budget, meter: config.solver.meter.clone() };
-        let slim = Program {
-            vars: program.vars.clone(),
-            procs: Vec::new(),
-            structs: program.structs.clone(),
-            globals: program.globals.clone(),
-            strings: program.strings.clone(),
-            entry: None,
-        };
+        let slim = program.without_bodies();
         let shown = config.record_names.as_ref().filter(|_| config.record_lattices).map(|names| {
             let mut shown = slim.clone();
             for (var, name) in shown.vars.iter_mut().zip(names) {

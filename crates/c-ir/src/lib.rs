@@ -469,6 +469,18 @@ pub struct Program {
 }
 
 impl Program {
+    /// The program's names and types without procedure bodies (and no entry): what a solver
+    /// context or a printer of expressions needs.
+    pub fn without_bodies(&self) -> Program {
+        Program {
+            vars: self.vars.clone(),
+            procs: Vec::new(),
+            structs: self.structs.clone(),
+            globals: self.globals.clone(),
+            strings: self.strings.clone(),
+            entry: None,
+        }
+    }
     pub fn var(&self, id: VarId) -> &Var {
         &self.vars[id.0 as usize]
     }

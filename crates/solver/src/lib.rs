@@ -353,14 +353,7 @@ pub struct Solver {
 impl Solver {
     pub fn new(program: &Program, config: &SolverConfig) -> Solver {
         // the session only needs names and types, not procedure bodies
-        let slim = Program {
-            vars: program.vars.clone(),
-            procs: Vec::new(),
-            structs: program.structs.clone(),
-            globals: program.globals.clone(),
-            strings: program.strings.clone(),
-            entry: None,
-        };
+        let slim = program.without_bodies();
         Solver {
             context: Context::new(&slim, config),
             program: slim,
