@@ -69,9 +69,7 @@ pub fn abstract_program_cached(
 #[derive(Clone, Debug, Default)]
 struct ModSummary {
     globals: HashSet<VarId>,
-    /// Writes through pointers (or unknown effects).
-    writes_memory: bool,
-    /// Of those writes, some are not to a field of a struct (`*p = …`, `a[i] = …`, a union
+    /// Writes through pointers other than to a field of a struct (`*p = …`, `a[i] = …`, a union
     /// member, `free`, a procedure without body): any location may change. Otherwise only the
     /// struct fields in `fields` may: the solver's memory model gives every field of every
     /// struct its own addresses (`&(e.f)` differs from every other field's and variable's).
@@ -85,7 +83,7 @@ struct ModSummary {
 impl ModSummary {
     /// Whether the procedure's writes through pointers may change the location `l`.
     fn memory_may_change(&self, program: &Program, l: &Expr) -> bool {
-        self.writes_memory && (self.writes_untyped || struct_field(program, l).is_some_and(|f| self.fields.contains(&f)))
+        self.writes_untyped || struct_field(program, l).is_some_and(|f| self.fields.contains(&f))
     }
 }
 
@@ -458,7 +456,6 @@ impl<'a> Translator<'a> {
             let pr = self.program.proc(proc);
             let s = &mut summaries[proc.0 as usize];
             if pr.body.is_empty() {
-                s.writes_memory = true;
                 s.writes_untyped = true;
                 s.havocs_globals = true;
             }
@@ -470,7 +467,6 @@ impl<'a> Translator<'a> {
                         lhs.as_ref()
                     }
                     StmtKind::Free { .. } => {
-                        s.writes_memory = true;
                         s.writes_untyped = true;
                         None
                     }
@@ -483,7 +479,6 @@ impl<'a> Translator<'a> {
                         }
                         Some(_) => {}
                         None => {
-                            s.writes_memory = true;
                             match struct_field(self.program, lhs) {
                                 Some(field) => {
                                     s.fields.insert(field);
@@ -501,10 +496,6 @@ impl<'a> Translator<'a> {
                 for &c in &callees[p].clone() {
                     let Some(callee) = summaries.get(c.0 as usize).cloned() else { continue };
                     let s = &mut summaries[p];
-                    if callee.writes_memory && !s.writes_memory {
-                        s.writes_memory = true;
-                        changed = true;
-                    }
                     if callee.writes_untyped && !s.writes_untyped {
                         s.writes_untyped = true;
                         changed = true;

@@ -73,7 +73,7 @@ pub struct Config {
     /// Record the cube lattices of every strengthening (explain views; slower).
     pub record_lattices: bool,
     /// When a spurious counterexample gives no new predicate, learn the inconsistent cubes of
-    /// its states for `enforce` (the `learn` module) before widening the cone bound.
+    /// its states for `enforce` (the `learn` module), beside widening the cone bound.
     pub learn_inconsistencies: bool,
 }
 

@@ -158,11 +158,19 @@ pub struct LearnedLiteral {
     pub value: bool,
 }
 
+impl LearnedConstraint {
+    /// The negated cube `!({p} && !{q} && …)` (what `enforce` adds), each predicate printed by
+    /// `predicate`.
+    pub fn text(&self, predicate: impl Fn(&LearnedLiteral) -> String) -> String {
+        let cube: Vec<String> = self.literals.iter().map(|l| format!("{}{{{}}}", if l.value { "" } else { "!" }, predicate(l))).collect();
+        format!("!({})", cube.join(" && "))
+    }
+}
+
 impl fmt::Display for LearnedConstraint {
-    /// `enforce !(p && !q && …)` in C syntax.
+    /// [`LearnedConstraint::text`] over the predicates' C text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let cube: Vec<String> = self.literals.iter().map(|l| if l.value { format!("{{{}}}", l.text) } else { format!("!{{{}}}", l.text) }).collect();
-        write!(f, "!({})", cube.join(" && "))
+        f.write_str(&self.text(|l| l.text.clone()))
     }
 }
 

@@ -501,6 +501,8 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         }
     }
     let names = crate::names::SourceNames::new(program, &lowered.index);
+    // the program over the source's names, which predicates and learned cubes are printed over
+    let shown_program = names.display_program();
     // the path of the feasibility check again (`expand_path` is deterministic: the same
     // arena as the table's expressions), its variables named in the source's terms
     let path = record.feasibility.as_ref().and_then(|_| refine::expand_path(program, &record.c_path).ok());
@@ -511,7 +513,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             let printed = boolprog::Printed { text: record.boolean_program.clone(), lines: record.line_map.clone() };
             let booleans = match &path_names {
                 Some(p) => crate::names::SourceNames::boolean_names(p.shown(), &record.boolean_variables),
-                None => crate::names::SourceNames::boolean_names(&names.display_program(), &record.boolean_variables),
+                None => crate::names::SourceNames::boolean_names(&shown_program, &record.boolean_variables),
             };
             let shown = boolprog::print_bebop(&booleans.rename_program(bp)).text;
             let line_of = |o: boolprog::Origin| c_line(program, &lowered.index, o.proc, o.index);
@@ -584,25 +586,8 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
         infeasible_step,
         feasibility_table: table,
         new_predicates: record.new_predicates.iter().map(|p| p.text.clone()).collect(),
-        added_predicates: {
-            let shown = names.display_program();
-            record.new_predicates.iter().map(|p| predicate_data(lowered, &shown, p)).collect()
-        },
-        learned: {
-            let shown = names.display_program();
-            record
-                .learned
-                .iter()
-                .map(|cube| {
-                    let literals: Vec<String> = cube
-                        .literals
-                        .iter()
-                        .map(|l| format!("{}{{{}}}", if l.value { "" } else { "!" }, c_ir::display_expr(&shown, &l.predicate)))
-                        .collect();
-                    format!("!({})", literals.join(" && "))
-                })
-                .collect()
-        },
+        added_predicates: record.new_predicates.iter().map(|p| predicate_data(lowered, &shown_program, p)).collect(),
+        learned: record.learned.iter().map(|cube| cube.text(|l| c_ir::display_expr(&shown_program, &l.predicate))).collect(),
         notes: record.feasibility.as_ref().map(|f| f.notes.clone()).unwrap_or_default(),
         statistics: Statistics {
             solver_queries: record.statistics.abstraction_prover_calls + record.statistics.refine_solver_calls,
@@ -626,7 +611,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
             .into_iter()
             .chain(path_names.iter().flat_map(|p| p.legend().iter().cloned()))
             .collect(),
-        predicate_names: crate::names::SourceNames::boolean_names(&names.display_program(), &record.boolean_variables).renamed(),
+        predicate_names: crate::names::SourceNames::boolean_names(&shown_program, &record.boolean_variables).renamed(),
     }
 }
 
