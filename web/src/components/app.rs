@@ -706,13 +706,15 @@ pub fn app() -> Html {
                     }
                 </main>
                 <ExplainPanel />
+                // before the footer: in the page's flow (narrow windows) the panel follows the
+                // explain panel and the status line stays last
+                if state.lab_panel && !state.embed {
+                    <super::lab::LabPanel />
+                }
                 if !state.embed {
                     <Footer />
                 }
                 <div class="visually-hidden" aria-live="polite" aria-atomic="true" id="announcer">{ announcement(&state) }</div>
-                if state.lab_panel && !state.embed {
-                    <super::lab::LabPanel />
-                }
                 if state.popup == Some(Popup::Settings) {
                     <super::settings::SettingsPanel />
                 }

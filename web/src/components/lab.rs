@@ -323,6 +323,18 @@ fn fit_below_top_bar() {
     let _ = panel.set_attribute("style", &format!("top: {bottom:.0}px"));
 }
 
+/// In the page's flow (below the explain panel: narrow windows, 200 % zoom) the opened panel
+/// scrolls to the top of the window; the focus alone scrolls only its heading into view, at the
+/// window's bottom edge. Docked beside the panes (position: fixed) it is in view already.
+fn show_in_flow() {
+    let Some(window) = web_sys::window() else { return };
+    let Some(panel) = window.document().and_then(|d| d.get_element_by_id("lab-panel")) else { return };
+    let docked = window.get_computed_style(&panel).ok().flatten().and_then(|s| s.get_property_value("position").ok()).is_some_and(|p| p == "fixed");
+    if !docked {
+        panel.scroll_into_view_with_bool(true);
+    }
+}
+
 #[function_component(LabPanel)]
 pub fn lab_panel() -> Html {
     let state = use_app();
@@ -336,10 +348,12 @@ pub fn lab_panel() -> Html {
         _ => html! { <TeacherView /> },
     };
     // the panel takes the focus when it opens (the Lab button gets it back when it hides), and
-    // starts below the top bar, which wraps to two or three rows on narrow windows
+    // starts below the top bar, which wraps to two or three rows on narrow windows (or, in the
+    // page's flow, at the top of the window)
     use_effect_with((), |_| {
         super::app::focus("#lab-panel-heading");
         fit_below_top_bar();
+        show_in_flow();
         let resize = gloo::events::EventListener::new(&gloo::utils::window(), "resize", |_| fit_below_top_bar());
         move || {
             drop(resize);
