@@ -23,7 +23,7 @@
 //! (`ToWorker::ExerciseQueries`); this module only compares texts, so the UI bundle links no
 //! engine code. The score counts each question once, by its first answer.
 
-use crate::formula::{negate, spaced};
+use crate::formula::negate;
 use crate::reveal::Phase;
 use crate::state::AppState;
 use playground_api as api;
@@ -241,15 +241,14 @@ pub fn predicate_choices(it: &IterationSnapshot) -> Vec<Choice> {
         covered.extend(lab::atoms(&shown));
         choices.push(Choice { answer: p.clone(), text: shown });
     }
+    // the engine prints the atoms ([`playground_api::FeasibilityRow::atoms`]); their canonical
+    // texts only tell which predicates are the same
     let mut others: Vec<Choice> = Vec::new();
-    for row in &it.feasibility_table {
-        for (_, condition) in &row.columns {
-            for atom in lab::atoms(condition) {
-                if !covered.contains(&atom) {
-                    covered.push(atom.clone());
-                    others.push(Choice { text: spaced(&atom), answer: atom });
-                }
-            }
+    for atom in it.feasibility_table.iter().flat_map(|row| &row.atoms) {
+        let canonical = lab::atoms(atom);
+        if !canonical.is_empty() && !canonical.iter().all(|c| covered.contains(c)) {
+            covered.extend(canonical);
+            others.push(Choice { text: atom.clone(), answer: atom.clone() });
         }
     }
     others.truncate(MAX_CHOICES.saturating_sub(choices.len()));
@@ -326,19 +325,20 @@ pub fn is_c_label(source: &str, label: &str) -> bool {
     })
 }
 
-/// The invariants at C labels (`at L` rows whose label is in `source`): label and formula.
-pub fn labels(invariants: &[api::InvariantData], source: &str) -> Vec<(String, String)> {
+/// The invariants at C labels (`at L` rows whose label is in `source`): label and the
+/// predicates the invariant mentions ([`api::InvariantData::predicates`]).
+pub fn labels(invariants: &[api::InvariantData], source: &str) -> Vec<(String, Vec<String>)> {
     invariants
         .iter()
         .filter_map(|inv| {
             let label = inv.location.strip_prefix("at ")?;
-            is_c_label(source, label).then(|| (label.to_string(), inv.formula.clone()))
+            is_c_label(source, label).then(|| (label.to_string(), inv.predicates.clone()))
         })
         .collect()
 }
 
-/// The C labels whose "which of these hold?" question is open, with their invariants.
-pub fn open_labels(s: &AppState) -> Vec<(String, String)> {
+/// The C labels whose "which of these hold?" question is open, with their invariants' predicates.
+pub fn open_labels(s: &AppState) -> Vec<(String, Vec<String>)> {
     if !s.exercises.enabled {
         return Vec::new();
     }
@@ -346,14 +346,13 @@ pub fn open_labels(s: &AppState) -> Vec<(String, String)> {
     labels(invariants, s.run_source()).into_iter().filter(|(l, _)| !s.exercises.settled(&Key::Holds { label: l.clone() })).collect()
 }
 
-/// The choices of "which of these hold at L?": each predicate of the invariant at L and its
-/// negation, as C expressions.
-pub fn holds_choices(invariant: &str) -> Vec<Choice> {
+/// The choices of "which of these hold at L?": each predicate of the invariant at L (as the
+/// engine printed it) and its negation, as C expressions.
+pub fn holds_choices(predicates: &[String]) -> Vec<Choice> {
     let mut choices = Vec::new();
-    for atom in lab::atoms(invariant).into_iter().take(MAX_CHOICES / 2) {
-        let text = spaced(&atom);
-        let negated = negate(&text);
-        choices.push(Choice { answer: text.clone(), text });
+    for predicate in predicates.iter().take(MAX_CHOICES / 2) {
+        let negated = negate(predicate);
+        choices.push(Choice { answer: predicate.clone(), text: predicate.clone() });
         choices.push(Choice { answer: negated.clone(), text: negated });
     }
     choices
@@ -514,10 +513,17 @@ mod tests {
         it.feasibility_kind = FeasibilityKind::Infeasible;
         it.infeasible_step = Some(2);
         it.new_predicates = vec!["locked == 0".into()];
-        it.feasibility_table = vec![
-            FeasibilityRow { step: 1, c_line: Some(3), statement: "x = 1;".into(), columns: vec![("1".into(), "x > 0 && locked != 0".into())], contradiction: false },
-            FeasibilityRow { step: 2, c_line: Some(4), statement: "locked = 0;".into(), columns: vec![("1".into(), "!(y <= 2) || locked == 0".into())], contradiction: true },
-        ];
+        // a row at line step + 2 whose thread 1 is `condition`, with the atoms the engine printed
+        let row = |step: u32, statement: &str, condition: &str, contradiction: bool, atoms: &[&str]| FeasibilityRow {
+            step,
+            c_line: Some(step + 2),
+            statement: statement.into(),
+            columns: vec![("1".into(), condition.into())],
+            contradiction,
+            atoms: atoms.iter().map(|a| a.to_string()).collect(),
+        };
+        it.feasibility_table =
+            vec![row(1, "x = 1;", "x > 0 && locked != 0", false, &["x > 0", "locked != 0"]), row(2, "locked = 0;", "!(y <= 2) || locked == 0", true, &["y <= 2", "locked == 0"])];
         it
     }
 
@@ -566,13 +572,33 @@ mod tests {
         let it = spurious();
         let choices = predicate_choices(&it);
         let texts: Vec<&str> = choices.iter().map(|c| c.text.as_str()).collect();
-        assert_eq!(texts, ["locked == 0", "x > 0", "y > 2"], "one choice per atom, the engine's in its own words");
+        assert_eq!(texts, ["locked == 0", "x > 0", "y <= 2"], "one choice per atom (locked != 0 is locked == 0), as the engine printed them");
         let mut s = state(vec![it]);
         let key = Key::NewPredicates { iteration: 1 };
         let wrong = answer(&mut s, key.clone(), &["x>0", "locked == 0"]);
         assert_eq!(wrong.mark, Mark::Wrong);
         assert!(wrong.hint.as_deref().unwrap_or("").contains("1 choice of yours is not added and 0 predicates the engine adds are missing"), "{:?}", wrong.hint);
         assert_eq!(answer(&mut s, key, &["locked == 0"]).mark, Mark::Right);
+    }
+
+    /// The engine prints the atoms; the choices show them as printed, whatever their operators
+    /// (re-spacing a normalised `x>>2>y` gave `x>>2 > y`).
+    #[test]
+    fn predicate_choices_show_the_engines_atoms_verbatim() {
+        let mut it = spurious();
+        let atoms = ["x >> 2 > y", "a << 1 != b - c", "p->next == q", "a[i + 1] <= 0", "m % 3 >= n * 2", "(x >> 2 > y) == r"];
+        it.feasibility_table[0].atoms = atoms.iter().map(|a| a.to_string()).collect();
+        it.new_predicates = vec!["x >> 2 > y".into()];
+        let choices = predicate_choices(&it);
+        let texts: Vec<&str> = choices.iter().map(|c| c.text.as_str()).collect();
+        for atom in atoms {
+            assert_eq!(texts.iter().filter(|t| **t == atom).count(), 1, "{atom} once in {texts:?}");
+        }
+        assert_eq!(texts.len(), atoms.len() + 2, "and the second row's y <= 2 and locked == 0: {texts:?}");
+        let mut s = state(vec![it]);
+        let key = Key::NewPredicates { iteration: 1 };
+        assert_eq!(answer(&mut s, key.clone(), &["x >> 2 > y", "a << 1 != b - c"]).mark, Mark::Wrong);
+        assert_eq!(answer(&mut s, key, &["x >> 2 > y"]).mark, Mark::Right, "the printed atom is the engine's predicate");
     }
 
     fn lattice() -> LatticeData {
@@ -608,7 +634,9 @@ mod tests {
             shown: "main::locked == 0".into(),
         }];
         it.feasibility_table[0].columns = vec![("1".into(), "x > 0 && main::locked != 0".into())];
+        it.feasibility_table[0].atoms = vec!["x > 0".into(), "main::locked != 0".into()];
         it.feasibility_table[1].columns = vec![("1".into(), "main::locked != 0".into())];
+        it.feasibility_table[1].atoms = vec!["main::locked != 0".into()];
         let choices = predicate_choices(&it);
         let engine: Vec<&Choice> = choices.iter().filter(|c| c.text.contains("locked")).collect();
         assert_eq!(engine.len(), 1, "not offered twice: {choices:?}");
@@ -674,14 +702,17 @@ mod tests {
 
     #[test]
     fn holds_choices_are_the_invariants_predicates_both_ways_and_the_worker_decides() {
-        let choices = holds_choices("!{curr == NULL} && {curr->val > v} && (!{prev->val > v} || {prev == NULL})");
+        let predicates: Vec<String> = ["curr == NULL", "curr->val > v", "prev->val > v", "prev == NULL"].map(String::from).to_vec();
+        let choices = holds_choices(&predicates);
         let texts: Vec<&str> = choices.iter().map(|c| c.text.as_str()).collect();
         assert_eq!(texts.len(), 8);
         assert!(texts.contains(&"curr == NULL") && texts.contains(&"curr != NULL") && texts.contains(&"prev->val <= v"), "{texts:?}");
+        let shifts: Vec<String> = holds_choices(&["x >> 2 > y".to_string()]).into_iter().map(|c| c.text).collect();
+        assert_eq!(shifts, ["x >> 2 > y", "x >> 2 <= y"], "as the engine printed the predicate");
         let mut s = state(vec![]);
         s.exercises.enabled = true;
         s.session.source = "int main(void) {\n  int x = 0;\nL:\n  x++;\n}\n".into();
-        let inv = |location: &str| api::InvariantData { procedure: "main".into(), c_line: None, location: location.into(), formula: "{a}".into() };
+        let inv = |location: &str| api::InvariantData { procedure: "main".into(), c_line: None, location: location.into(), formula: "{a}".into(), predicates: vec!["a".into()] };
         s.run.outcome = Some(Box::new(api::Outcome {
             verdict: api::Verdict::Safe,
             sv_comp: String::new(),
@@ -728,7 +759,7 @@ mod tests {
         for (label, is) in [("L", true), ("M", true), ("L2", false), ("L3", false), ("L1", false), ("x", false), ("", false)] {
             assert_eq!(is_c_label(source, label), is, "{label}");
         }
-        let inv = |location: &str| api::InvariantData { procedure: "p".into(), c_line: None, location: location.into(), formula: "{a}".into() };
-        assert_eq!(labels(&[inv("at entry"), inv("at L"), inv("at L1"), inv("at loop head")], source), vec![("L".to_string(), "{a}".to_string())]);
+        let inv = |location: &str| api::InvariantData { procedure: "p".into(), c_line: None, location: location.into(), formula: "{a}".into(), predicates: vec!["a".into()] };
+        assert_eq!(labels(&[inv("at entry"), inv("at L"), inv("at L1"), inv("at loop head")], source), vec![("L".to_string(), vec!["a".to_string()])]);
     }
 }

@@ -69,16 +69,6 @@ pub fn negate(expr: &str) -> String {
     format!("!({expr})")
 }
 
-/// The expression with one space either side of its sole top-level comparison (`x>0` →
-/// `x > 0`, as the engine prints predicates); anything else as it is.
-pub fn spaced(expr: &str) -> String {
-    let expr = expr.trim();
-    match sole_comparison(expr) {
-        Some((start, end)) => format!("{} {} {}", expr[..start].trim_end(), &expr[start..end], expr[end..].trim_start()),
-        None => expr.to_string(),
-    }
-}
-
 /// The formula with `{p}` → `p`, `!{p}` → the negation of `p`, `&&` → `∧`, `||` → `∨`.
 pub fn readable(formula: &str) -> String {
     let mut out = String::with_capacity(formula.len());
@@ -141,8 +131,5 @@ mod tests {
         assert_eq!(readable("locked == 0 || got != 0"), "locked == 0 ∨ got != 0");
         assert_eq!(readable("!{f(a[1])}"), "!(f(a[1]))");
         assert_eq!(readable("{unclosed"), "{unclosed");
-        assert_eq!(spaced("curr->val>v"), "curr->val > v");
-        assert_eq!(spaced("x<<2>=y"), "x<<2 >= y");
-        assert_eq!(spaced("a&&b==c"), "a&&b==c");
     }
 }

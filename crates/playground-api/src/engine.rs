@@ -374,6 +374,7 @@ pub(crate) fn run_abstract(request: &Request, on_event: &mut dyn FnMut(Event), c
                 None => "at entry".to_string(),
             },
             formula: inv.text.clone(),
+            predicates: invariant_predicates(inv, &abs.variables),
         })
         .collect();
     Outcome {
@@ -465,6 +466,20 @@ fn predicate_data(lowered: &LoweredSource, shown: &c_ir::Program, p: &cegar::Sco
     }
 }
 
+/// The predicates an invariant of the boolean program mentions (those of its literals' boolean
+/// variables), as the engine printed them (`{p}` in the formula is `p`), in the order of the
+/// abstraction's variables, without duplicates.
+fn invariant_predicates(inv: &model_check::Invariant, variables: &[abstraction::BooleanVariable]) -> Vec<String> {
+    let literals: Vec<&model_check::Literal> = inv.cubes.iter().chain(inv.clauses.iter().flatten()).flatten().collect();
+    let mut out: Vec<String> = Vec::new();
+    for v in variables {
+        if !v.text.is_empty() && literals.iter().any(|l| l.var == v.name) && !out.contains(&v.text) {
+            out.push(v.text.clone());
+        }
+    }
+    out
+}
+
 /// The columns of a feasibility table as named columns: one per `wp` condition thread (`thread
 /// 1` is the error guard's, numbered backwards along the path as BOOP Fig 7.3 does), NEWTON's
 /// `Ω`, `Φ`, `Π`.
@@ -544,7 +559,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
                         || row.conditions.iter().any(|c| c.is_false);
                     // typed: the path's statement and conditions printed over display names;
                     // the printed text only if the path could not be expanded again
-                    let (statement, columns) = match &path_names {
+                    let (statement, columns, atoms) = match &path_names {
                         Some(p) => {
                             let statement = match p.statement(row.step) {
                                 Some(s) => s,
@@ -552,9 +567,11 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
                                 None => return None,
                             };
                             let texts = row.conditions.iter().map(|c| p.condition(c));
-                            (statement, columns.into_iter().zip(texts).map(|((column, _), text)| (column, text)).collect())
+                            let mut atoms = Vec::new();
+                            row.conditions.iter().for_each(|c| p.condition_atoms(c, &mut atoms));
+                            (statement, columns.into_iter().zip(texts).map(|((column, _), text)| (column, text)).collect(), atoms)
                         }
-                        None => (row.statement.clone(), columns),
+                        None => (row.statement.clone(), columns, Vec::new()),
                     };
                     Some(FeasibilityRow {
                         step: row.step as u32 + 1,
@@ -562,6 +579,7 @@ pub(crate) fn iteration_snapshot(lowered: &LoweredSource, record: &cegar::Iterat
                         statement,
                         contradiction,
                         columns,
+                        atoms,
                     })
                 })
                 .collect(),
@@ -724,6 +742,7 @@ pub(crate) fn check_outcome(request: &Request, lowered: &LoweredSource, result: 
                 c_ir::points::InvariantPoint::LoopHead => "at loop head".to_string(),
             },
             formula: inv.text.clone(),
+            predicates: Vec::new(),
         })
         .collect();
     let statistics = Statistics {

@@ -365,6 +365,23 @@ impl PathNames<'_> {
             _ => e,
         }
     }
+
+    /// The atoms of condition `c` (under `!`, `&&`, `||`, `==>`; `wp`'s threads and `sp`'s Φ,
+    /// not the values Ω and Π), each printed over the display names as [`Self::condition`]
+    /// prints them, added to `out` unless there already.
+    pub(crate) fn condition_atoms(&self, c: &refine::Condition, out: &mut Vec<String>) {
+        if matches!(c.column, refine::ConditionColumn::Omega | refine::ConditionColumn::Pi) {
+            return;
+        }
+        let mut atoms = Vec::new();
+        refine::atoms(&c.expr, &mut atoms);
+        for atom in atoms {
+            let text = c_ir::display_expr(&self.shown, &atom);
+            if !out.contains(&text) {
+                out.push(text);
+            }
+        }
+    }
 }
 
 /// Boolean variables' display names (`{p}` over the source's names), by their name in the
@@ -475,6 +492,38 @@ mod tests {
 
     fn testdev() -> Outcome {
         check(crate::examples::by_id("testdev").expect("testdev").source)
+    }
+
+    /// The feasibility table's atoms are printed from the typed conditions as its columns are
+    /// (`x >> 2 <= y`, over the source's names), one per atom of the row, never parsed back.
+    #[test]
+    fn the_feasibility_tables_atoms_are_printed_like_its_columns() {
+        let o = check("extern void reach_error(void);\nint main(void) {\n  int x = 8;\n  int y = 1;\n  if (x >> 2 > y && x != 0) return 0;\n  reach_error();\n  return 0;\n}\n");
+        let it = o.iterations.iter().find(|it| it.feasibility_kind == FeasibilityKind::Infeasible).unwrap_or_else(|| panic!("a spurious path: {:?}", o.iterations));
+        let atoms: Vec<&str> = it.feasibility_table.iter().flat_map(|r| r.atoms.iter().map(String::as_str)).collect();
+        assert!(atoms.contains(&"x >> 2 <= y") && atoms.contains(&"x >> 2 <= 1"), "{atoms:?} in {:?}", it.feasibility_table);
+        for row in &it.feasibility_table {
+            for atom in &row.atoms {
+                assert!(row.columns.iter().any(|(_, c)| c.contains(atom.as_str())), "{atom} is printed as in the columns {:?}", row.columns);
+                assert!(!atom.contains("&&") && !atom.contains("||") && !atom.starts_with('!'), "{atom} is an atom");
+            }
+        }
+    }
+
+    /// An invariant's predicates are those of its boolean variables, printed as in its formula.
+    #[test]
+    fn an_invariants_predicates_are_the_ones_its_formula_mentions() {
+        let example = crate::examples::by_id("partition").expect("partition");
+        let request = Request { mode: Mode::Abstract, source: example.source.into(), predicates: example.predicates.into(), ..Request::default() };
+        let o = crate::run(&request, &mut |_| {}, &|| false);
+        let at_l = o.invariants.iter().find(|i| i.location == "at L").unwrap_or_else(|| panic!("{:?}", o.invariants));
+        assert!(!at_l.predicates.is_empty(), "{at_l:?}");
+        for p in &at_l.predicates {
+            assert!(at_l.formula.contains(&format!("{{{p}}}")), "{{{p}}} in {at_l:?}");
+        }
+        let braces = at_l.formula.matches('{').count();
+        assert!(braces >= at_l.predicates.len(), "{at_l:?}");
+        assert!(at_l.predicates.iter().any(|p| p == "curr->val > v"), "{at_l:?}");
     }
 
     #[test]

@@ -222,6 +222,7 @@ pub(crate) fn run_boolean_program(request: &Request, cancel: &dyn Fn() -> bool) 
             c_line: printed.line_of(inv.proc, inv.stmt),
             location: inv.label.clone().map(|l| format!("{l}:")).unwrap_or_default(),
             formula: inv.text.clone(),
+            predicates: Vec::new(),
         })
         .collect();
     let statistics = snapshot.statistics.clone();

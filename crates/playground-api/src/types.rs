@@ -237,6 +237,12 @@ pub struct FeasibilityRow {
     /// Condition(s) at this point: WP threads, or SP's Ω/Φ/Π columns.
     pub columns: Vec<(String, String)>,
     pub contradiction: bool,
+    /// The atoms of the conditions (WP threads, SP's Φ; not the values Ω and Π), each printed
+    /// from the typed expression as `columns` prints it (`x >> 2 > y`), without duplicates: what
+    /// "which predicates will refinement add?" offers, shown verbatim. Empty when the path could
+    /// not be expanded again (the columns are then the refinement's own text).
+    #[serde(default)]
+    pub atoms: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
@@ -454,6 +460,12 @@ pub struct InvariantData {
     pub c_line: Option<u32>,
     pub location: String,
     pub formula: String,
+    /// The predicates `formula` mentions as the engine printed them (`{p}` in the formula is
+    /// `p`), in the order of the abstraction's variables: what "which of these hold at L?"
+    /// offers. Empty where the formula is over no predicates (Boolean program mode, the
+    /// verifier's loop invariants).
+    #[serde(default)]
+    pub predicates: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

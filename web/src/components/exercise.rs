@@ -221,7 +221,7 @@ pub fn lattice_question() -> Html {
 pub fn holds_question() -> Html {
     let state = use_app();
     let open = exercise::open_labels(&state);
-    let Some((label, invariant)) = open.first().cloned() else {
+    let Some((label, facts)) = open.first().cloned() else {
         // answered right: the mark stays above the invariants it revealed
         let done = state.exercises.answers.iter().rev().find(|a| matches!(a.key, Key::Holds { .. }) && a.mark.is_right());
         return match done {
@@ -230,7 +230,7 @@ pub fn holds_question() -> Html {
         };
     };
     let key = Key::Holds { label: label.clone() };
-    let choices = exercise::holds_choices(&invariant);
+    let choices = exercise::holds_choices(&facts);
     if choices.is_empty() {
         return html! {};
     }
