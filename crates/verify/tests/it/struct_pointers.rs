@@ -9,14 +9,17 @@
 //! `range.c` needs the papers' integers (`--integers ideal`): with wrap-around, `r->lo + d`
 //! (`d` in -5..0) can pass `r->hi` only by overflow, which the guard `r->lo > -1000` excludes;
 //! the invariant that says so (`r.lo >= -1004` at the loop head) is a bound no weakest
-//! precondition of a path names, so the loop ends without new predicates. `counter_bug.c`
-//! (UNSAFE only after three calls) is still UNKNOWN: main's `enforce` over ten predicates on
-//! 32-bit sums is cut short to pairs, so the boolean program reaches `!{k.value > k.limit} &
-//! {k.value + d > k.limit} & {d >= 1} & {d <= 5} & !{k.limit - k.value < 5}` (a valuation no
-//! state has, five literals long), and refinement has nothing to add. (The model checker no
-//! longer quantifies out `{k.limit - k.value < 5}` where only `enforce` reads it:
-//! `model_check::cfg::dead_locals`; the loop's re-check with dead predicates kept is gone.)
-
+//! precondition of a path names, so the loop ends without new predicates.
+//!
+//! `counter_bug.c` is UNSAFE only after three calls, and refuting the paths with one and two
+//! calls needs bounds over two future inputs at once: `k.value + d₁ + d₂ > k.limit` with both
+//! in 1..5 says `k.limit - k.value < 10` before the first, and inside the first call, where the
+//! condition is Morris' case split `c == &k && c->value + d + d₂ > k.limit || …`, the disjunct
+//! gives `c->limit - (c->value + d) < 5` in `bump`'s own terms (`refine`'s elimination of
+//! inputs, one after another and one disjunct at a time). The loop then learns the cubes that
+//! `enforce` cut short in `main` and reaches a feasible three-call path in 9 iterations; that
+//! costs about five times the default work budget (≈ 1.1 × 10⁸ units), so its test runs
+//! without one.
 use super::{check_invariants_on_random_runs_of, Random};
 use c_ir::Program;
 use verify::{check_source, CheckOutcome, Config, Technique, Techniques, Verdict};
@@ -38,14 +41,18 @@ fn textbook(name: &str) -> CheckOutcome {
 }
 
 fn textbook_with(name: &str, integers: solver::IntegerSemantics) -> CheckOutcome {
+    textbook_configured(name, &|config| config.loop_config.integers = integers)
+}
+
+fn textbook_configured(name: &str, adjust: &dyn Fn(&mut Config)) -> CheckOutcome {
     let mut config = Config::default_for_cli();
-    config.loop_config.integers = integers;
+    adjust(&mut config);
     config.techniques = Techniques::textbook();
     config.loop_config.max_iterations = 12;
     check_source(&source(name), name, &config, &mut |_| {}, &|| false)
 }
 
-/// Verdict and the predicates each iteration adds.
+/// Verdict, the predicates each iteration adds and the cubes it learns for `enforce`.
 fn golden(name: &str, outcome: &CheckOutcome) {
     let program = lower(name);
     let mut out = format!("{name}: {} after {} iterations\n", outcome.verdict.name(), outcome.iterations.len());
@@ -54,6 +61,9 @@ fn golden(name: &str, outcome: &CheckOutcome) {
         for p in &it.new_predicates {
             let scope = p.scope.map(|s| program.proc(s).name.clone()).unwrap_or_else(|| "global".into());
             out.push_str(&format!("  + {scope}: {}\n", p.text));
+        }
+        for cube in &it.learned {
+            out.push_str(&format!("  learned for enforce: {cube}\n"));
         }
     }
     if let Some(t) = outcome.decided_by {
@@ -117,13 +127,29 @@ fn a_field_checked_against_the_wrong_field_is_unsafe_with_a_replayed_input() {
     golden("withdraw_bug.c", &outcome);
 }
 
+#[test]
+fn a_bound_checked_before_the_update_is_unsafe_after_three_calls() {
+    let outcome = textbook_configured("counter_bug.c", &|config| config.work_budget = None);
+    let inputs = assert_unsafe_with_replayed_inputs("counter_bug.c", &outcome);
+    // the inputs alternate (the loop's condition, then the amount); three calls: the first two
+    // amounts stay within the limit of 10, the third passes it
+    let amounts: Vec<i128> = inputs.iter().skip(1).step_by(2).copied().collect();
+    assert!(amounts.len() >= 3 && amounts[0] + amounts[1] < 10 && amounts[..3].iter().sum::<i128>() > 10, "{inputs:?}");
+    golden("counter_bug.c", &outcome);
+}
+
 /// UNSAFE decided by the loop, with inputs that the interpreter replays to the error.
 fn assert_unsafe_by_the_loop(name: &str) -> (CheckOutcome, Vec<i128>) {
     let outcome = textbook(name);
+    let inputs = assert_unsafe_with_replayed_inputs(name, &outcome);
+    (outcome, inputs)
+}
+
+fn assert_unsafe_with_replayed_inputs(name: &str, outcome: &CheckOutcome) -> Vec<i128> {
     assert_eq!(outcome.verdict, Verdict::Unsafe, "{name}: {:?}", outcome.reason);
     assert_eq!(outcome.decided_by, Some(Technique::Cegar));
     let inputs = outcome.counterexample.as_ref().expect("UNSAFE has a counterexample").inputs.clone();
     let replayed = concrete::replay_to_error(&lower(name), &inputs);
     assert!(replayed.is_ok(), "{name}: {replayed:?}");
-    (outcome, inputs)
+    inputs
 }
