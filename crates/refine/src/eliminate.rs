@@ -88,7 +88,7 @@ fn linear(e: &Expr) -> Option<Linear> {
 }
 
 /// One relation `lhs op rhs` of the conditions (negations pushed into the operator).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 struct Relation {
     op: BinaryOp,
     lhs: Expr,
@@ -137,7 +137,7 @@ impl Literal {
 }
 
 /// `form` as a C expression in type `ty`: the terms with positive coefficients first
-/// (`a - b + 3`); `None` for the empty sum.
+/// (`a - b + 3`); `None` on overflow.
 fn linear_expr(form: &Linear, ty: &Type) -> Option<Expr> {
     let mut terms = form.terms.clone();
     terms.sort_by_key(|(c, _)| *c < 0);
@@ -164,6 +164,7 @@ fn linear_expr(form: &Linear, ty: &Type) -> Option<Expr> {
 
 /// The consequences, free of `fresh` variables, of the conjunction of `conditions` (all at the same
 /// path point). `is_fresh` tells which variables to eliminate; results still mentioning one are dropped.
+///
 /// The results of one step's structural elimination come first: they keep the shape of the
 /// weakest precondition (`10 - k.value < 5`, not `k.value > 5`), which matters with wrap-around
 /// arithmetic, where the two differ and only the first is what the abstraction of `k.limit = 10`
