@@ -55,6 +55,11 @@ impl Linear {
         Some(out)
     }
 
+    /// `-self` (`None` on overflow).
+    fn negated(&self) -> Option<Linear> {
+        Linear::constant(0).combine(1, self, -1)
+    }
+
     fn coefficient_of(&self, v: VarId) -> i128 {
         self.terms.iter().find(|(_, t)| t.kind == ExprKind::Var(v)).map_or(0, |(c, _)| *c)
     }
@@ -75,7 +80,7 @@ fn linear(e: &Expr) -> Option<Linear> {
     Some(match &e.kind {
         ExprKind::Const(k) => Linear::constant(*k),
         ExprKind::Cast(inner) if e.ty.is_integer() && inner.ty.is_integer() => linear(inner)?,
-        ExprKind::Unary(UnaryOp::Neg, a) => Linear::constant(0).combine(1, &linear(a)?, -1)?,
+        ExprKind::Unary(UnaryOp::Neg, a) => linear(a)?.negated()?,
         ExprKind::Binary(BinaryOp::Add, a, b) => linear(a)?.combine(1, &linear(b)?, 1)?,
         ExprKind::Binary(BinaryOp::Sub, a, b) => linear(a)?.combine(1, &linear(b)?, -1)?,
         ExprKind::Binary(BinaryOp::Mul, a, b) => match (a.as_const(), b.as_const()) {
@@ -128,7 +133,7 @@ impl Literal {
             return None;
         }
         if form.terms.iter().all(|(c, _)| *c < 0) {
-            form = Linear::constant(0).combine(1, &form, -1)?;
+            form = form.negated()?;
             op = logic::simplify::swap_relational(op);
         }
         let left = linear_expr(&Linear { terms: form.terms.clone(), constant: 0 }, ty)?;
@@ -241,7 +246,7 @@ fn without_cancellations(e: Expr) -> Expr {
         return e;
     }
     let ty = [a, b].into_iter().find(|side| side.ty.is_integer()).map(|side| side.ty.clone());
-    match ty.and_then(|ty| Literal { derived: true, ..literal }.to_expr(&ty)) {
+    match ty.and_then(|ty| literal.to_expr(&ty)) {
         Some(linear) => linear,
         None => e,
     }
@@ -339,14 +344,11 @@ fn eliminate_one(literals: Vec<Literal>, v: VarId, ty: &Type) -> Vec<Literal> {
             return None;
         }
         let rest = Linear { terms: l.form.terms.iter().filter(|(_, t)| t.kind != ExprKind::Var(v)).cloned().collect(), constant: l.form.constant };
-        let value = Linear::constant(0).combine(1, &rest, -c)?;
-        Some(value)
+        Some(linear_expr(&Linear::constant(0).combine(1, &rest, -c)?, ty))
     });
-    if let Some(value) = &value {
-        let value_expr = linear_expr(value, ty);
+    if let Some(Some(value_expr)) = &value {
         for l in with.iter().filter(|l| l.form.opaque_in(v)) {
-            let Some(e) = Literal { derived: true, ..l.clone() }.to_expr(ty) else { continue };
-            let Some(value_expr) = &value_expr else { continue };
+            let Some(e) = l.to_expr(ty) else { continue };
             let ExprKind::Binary(op, lhs, rhs) = &e.kind else { continue };
             let lhs = logic::substitute_var(lhs, v, value_expr);
             let rhs = logic::substitute_var(rhs, v, value_expr);
@@ -376,8 +378,8 @@ fn eliminate_one(literals: Vec<Literal>, v: VarId, ty: &Type) -> Vec<Literal> {
                 continue;
             }
             // an equality read as a bound in the direction its coefficient does not give
-            let (u_form, cu) = if cu < 0 { (Linear::constant(0).combine(1, &u.form, -1), -cu) } else { (Some(u.form.clone()), cu) };
-            let (l_form, cl) = if cl > 0 { (Linear::constant(0).combine(1, &l.form, -1), -cl) } else { (Some(l.form.clone()), cl) };
+            let (u_form, cu) = if cu < 0 { (u.form.negated(), -cu) } else { (Some(u.form.clone()), cu) };
+            let (l_form, cl) = if cl > 0 { (l.form.negated(), -cl) } else { (Some(l.form.clone()), cl) };
             let (Some(u_form), Some(l_form)) = (u_form, l_form) else { continue };
             // |cl|·(cu·v + ru) + cu·(cl·v + rl): v cancels
             let Some(form) = u_form.combine(-cl, &l_form, cu) else { continue };
